@@ -1,0 +1,56 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// `Courier` and `CourierCombine` are what users depend on; neither pulls in SwiftNIO.
+// `CourierTestServer` is a separate product so the tests, the `courier` tool and the
+// benchmarks package can share one HTTP server without it ever reaching an app.
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .executable(name: "courier", targets: ["courier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+    ],
+    targets: [
+        .target(name: "Courier"),
+        .target(
+            name: "CourierCombine",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Modules/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "CourierTestServer",
+            dependencies: [
+                "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "courier",
+            dependencies: ["Courier", "CourierTestServer"]
+        ),
+        .testTarget(name: "CourierTests", dependencies: ["Courier"]),
+        .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine"]),
+        .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
+        .testTarget(
+            name: "CourierTransportTests",
+            dependencies: ["Courier", "CourierTestServer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,69 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A typed client for one HTTP API: resolves ``Request``s against a base URL, sends them with a
+/// ``Dispatcher`` and decodes the response into each request's `Response` type.
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/v1/")!,
+///                        networking: compose(bearerToken(token), URLSessionTransport().networking))
+/// let user: User = try await client.send(Request("users/42"))
+/// try await client.send(Request<Void>("users/42", method: .delete))
+/// ```
+///
+/// All failures are thrown as ``APIError``.
+public struct APIClient: Sendable {
+    /// The URL relative request paths are resolved against.
+    public var baseURL: URL
+    /// Sends requests, validates statuses and decodes bodies.
+    public var dispatcher: Dispatcher
+    /// Encodes JSON request bodies (``RequestBody/json(_:)``).
+    public var encoder: JSONEncoder
+
+    /// Creates a client over any ``Networking``.
+    public init(
+        baseURL: URL,
+        networking: @escaping Networking,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.init(baseURL: baseURL, dispatcher: Dispatcher(networking: networking, decoder: decoder), encoder: encoder)
+    }
+
+    /// Creates a client over a configured dispatcher.
+    public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
+        self.baseURL = baseURL
+        self.dispatcher = dispatcher
+        self.encoder = encoder
+    }
+
+    /// The `URLRequest` that ``send(_:)-(Request<Response>)`` would send for `request`.
+    public func urlRequest<Response>(for request: Request<Response>) throws(APIError) -> URLRequest {
+        do {
+            return try request.urlRequest(baseURL: baseURL, encoder: encoder)
+        } catch {
+            throw APIError(
+                kind: .invalidRequest(error),
+                method: request.method.name,
+                url: try? request.endpoint.url(relativeTo: baseURL)
+            )
+        }
+    }
+
+    /// Sends `request` and decodes the body as `Response`.
+    public func send<Response: Decodable>(_ request: Request<Response>) async throws(APIError) -> Response {
+        try await dispatcher.dispatch(urlRequest(for: request), as: Response.self)
+    }
+
+    /// Sends `request` and returns the raw body bytes of a successful response.
+    public func send(_ request: Request<Data>) async throws(APIError) -> Data {
+        try await dispatcher.dispatch(urlRequest(for: request)).0
+    }
+
+    /// Sends `request`, checks the status and ignores the body (204, `HEAD`, fire-and-forget).
+    public func send(_ request: Request<Void>) async throws(APIError) {
+        _ = try await dispatcher.dispatch(urlRequest(for: request))
+    }
+}

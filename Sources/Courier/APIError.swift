@@ -1,0 +1,122 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Every way a call through ``Dispatcher`` or ``APIClient`` can fail, with the context needed to
+/// act on it: the method, the URL, and where a response arrived, its status and body bytes.
+///
+/// Switch on ``kind`` for the cause:
+///
+/// ```swift
+/// do {
+///     let user = try await client.send(.user(id: 42))
+/// } catch {                                   // error is APIError (typed throws)
+///     switch error.kind {
+///     case .notFound: showMissing()
+///     case .unauthorized: signIn()
+///     case .transport(let cause as URLError) where cause.code == .timedOut: retryLater()
+///     default: report(error)                  // description names method, URL and status
+///     }
+/// }
+/// ```
+public struct APIError: Error, Sendable, CustomStringConvertible {
+    /// The cause of an ``APIError``.
+    public enum Kind: Sendable {
+        /// 400 Bad Request.
+        case badRequest
+        /// 401 Unauthorized.
+        case unauthorized
+        /// 403 Forbidden.
+        case forbidden
+        /// 404 Not Found.
+        case notFound
+        /// Any other 4xx status.
+        case otherClientError(statusCode: Int)
+        /// 500 Internal Server Error.
+        case serverError
+        /// Any other 5xx status.
+        case otherServerError(statusCode: Int)
+        /// A status outside 2xx, 4xx and 5xx that reached the caller, e.g. a 304 or a redirect
+        /// the transport did not follow.
+        case unexpectedStatus(statusCode: Int)
+        /// The body did not decode as the request's response type.
+        case decoding(DecodingError)
+        /// The request could not be built or was refused before sending.
+        case invalidRequest(RequestError)
+        /// The transport failed: usually a `URLError` (refused connection, timeout, connection
+        /// lost, cancellation), kept as thrown.
+        case transport(any Error)
+        /// The transport returned a response that is not an `HTTPURLResponse`.
+        case notHTTP
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The request's method.
+    public var method: String
+    /// The request's URL, or `nil` when none could be formed (see ``Kind/invalidRequest(_:)``).
+    public var url: URL?
+    /// The response, when one arrived.
+    public var response: HTTPURLResponse?
+    /// The response body bytes, when a response arrived.
+    public var body: Data?
+
+    /// Creates an error; Courier's dispatcher fills every field it knows.
+    public init(kind: Kind, method: String, url: URL?, response: HTTPURLResponse? = nil, body: Data? = nil) {
+        self.kind = kind
+        self.method = method
+        self.url = url
+        self.response = response
+        self.body = body
+    }
+
+    /// The response's status code, when a response arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// The underlying `URLError` of a transport failure.
+    public var urlError: URLError? {
+        if case .transport(let error as URLError) = kind { error } else { nil }
+    }
+
+    /// The kind for a status code outside 2xx, or `nil` for 2xx.
+    public static func kind(forStatusCode statusCode: Int) -> Kind? {
+        switch statusCode {
+        case 200..<300: nil
+        case 400: .badRequest
+        case 401: .unauthorized
+        case 403: .forbidden
+        case 404: .notFound
+        case 400..<500: .otherClientError(statusCode: statusCode)
+        case 500: .serverError
+        case 500..<600: .otherServerError(statusCode: statusCode)
+        default: .unexpectedStatus(statusCode: statusCode)
+        }
+    }
+
+    public var description: String {
+        let target = "\(method) \(url?.absoluteString ?? "<no URL>")"
+        let status = statusCode.map { " (status \($0))" } ?? ""
+        return "\(target)\(status): \(kind)"
+    }
+}
+
+extension APIError.Kind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .badRequest: "bad request"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .notFound: "not found"
+        case .otherClientError(let code): "client error \(code)"
+        case .serverError: "server error"
+        case .otherServerError(let code): "server error \(code)"
+        case .unexpectedStatus(let code): "unexpected status \(code)"
+        case .decoding(let error): "response did not decode: \(error)"
+        case .invalidRequest(let error): "invalid request: \(error)"
+        case .transport(let error as URLError): "transport failed: URLError \(error.code.rawValue) \(error.localizedDescription)"
+        case .transport(let error): "transport failed: \(error)"
+        case .notHTTP: "response is not HTTP"
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// RFC 9110 syntax checks shared by every transport, so both refuse the same requests with the
+/// same ``RequestError`` before any byte is written.
+enum HTTPFieldSyntax {
+    /// `tchar` from RFC 9110 §5.6.2.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
+    }
+
+    /// Returns why `value` cannot be sent as a field value, or `nil` when it can.
+    ///
+    /// HTAB is allowed (RFC 9110 §5.5); every other C0 control and DEL is refused, because CR and
+    /// LF split the request and NUL truncates it in C transports.
+    static func problem(inValue value: String) -> String? {
+        for byte in value.utf8 {
+            switch byte {
+            case 0x0D: return "value contains CR"
+            case 0x0A: return "value contains LF"
+            case 0x00: return "value contains NUL"
+            case 0x09: continue
+            case 0x01...0x1F, 0x7F:
+                return "value contains control character 0x\(String(byte, radix: 16, uppercase: true))"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    static func validate(name: String, value: String) throws(RequestError) {
+        guard isToken(name) else {
+            throw .invalidHeader(name: name, reason: "name is not an RFC 9110 token")
+        }
+        if let problem = problem(inValue: value) {
+            throw .invalidHeader(name: name, reason: problem)
+        }
+    }
+}
+
+extension URLRequest {
+    /// Checks the parts of a request that a transport would otherwise put on the wire verbatim:
+    /// the method must be an RFC 9110 token, header names tokens, and header values free of CR,
+    /// LF, NUL and other control characters.
+    ///
+    /// Both of Courier's transports call this before sending, so a malformed request fails with
+    /// the same ``RequestError`` whichever transport is configured. URL problems (no URL, a
+    /// scheme other than http/https) are left to the transport, which reports them as URLSession
+    /// does, with `URLError(.badURL)` or `URLError(.unsupportedURL)`.
+    public func validateForSending() throws(RequestError) {
+        if let method = httpMethod, !HTTPFieldSyntax.isToken(method) {
+            throw .invalidMethod(method)
+        }
+        for (name, value) in allHTTPHeaderFields ?? [:] {
+            try HTTPFieldSyntax.validate(name: name, value: value)
+        }
+    }
+}

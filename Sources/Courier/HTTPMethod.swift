@@ -1,0 +1,59 @@
+import Foundation
+
+/// An HTTP method together with the data that belongs to it.
+///
+/// Query items travel with `GET`, bodies with `POST`, `PUT` and `PATCH`; `HEAD` and `DELETE`
+/// carry neither, so a body on a `GET` cannot be written by accident. Any other verb is sent
+/// deliberately with ``custom(_:body:)``.
+///
+/// ```swift
+/// Request<[Repo]>("search/repositories", method: .get([URLQueryItem(name: "q", value: "swift")]))
+/// Request<Todo>("todos", method: .post(.json(newTodo)))
+/// Request<Void>("todos/7", method: .delete)
+/// ```
+public enum HTTPMethod: Sendable {
+    /// `GET`, with query items appended to the URL's query.
+    case get([URLQueryItem] = [])
+    /// `HEAD`: the response has headers and never a body.
+    case head
+    /// `DELETE`.
+    case delete
+    /// `POST` with an optional body.
+    case post(RequestBody? = nil)
+    /// `PUT` with an optional body.
+    case put(RequestBody? = nil)
+    /// `PATCH` with an optional body.
+    case patch(RequestBody? = nil)
+    /// Any other method, e.g. `OPTIONS`, sent as written. The name must be an RFC 9110 token;
+    /// building the request fails with ``RequestError/invalidMethod(_:)`` otherwise.
+    case custom(String, body: RequestBody? = nil)
+
+    /// `OPTIONS` without a body.
+    public static let options = HTTPMethod.custom("OPTIONS")
+
+    /// The method name as sent on the request line.
+    public var name: String {
+        switch self {
+        case .get: "GET"
+        case .head: "HEAD"
+        case .delete: "DELETE"
+        case .post: "POST"
+        case .put: "PUT"
+        case .patch: "PATCH"
+        case .custom(let name, _): name
+        }
+    }
+
+    /// The body this method carries, if any.
+    public var body: RequestBody? {
+        switch self {
+        case .post(let body), .put(let body), .patch(let body), .custom(_, let body): body
+        case .get, .head, .delete: nil
+        }
+    }
+
+    /// The query items this method carries (only `GET` has any).
+    public var queryItems: [URLQueryItem] {
+        if case .get(let items) = self { items } else { [] }
+    }
+}

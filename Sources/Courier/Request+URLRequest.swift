@@ -1,0 +1,35 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension Request {
+    /// Builds the `URLRequest` a transport sends.
+    ///
+    /// The URL is ``endpoint`` resolved against `baseURL`, with the method's query items
+    /// appended; a body's content type is set unless ``headers`` name one.
+    ///
+    /// - Throws: ``RequestError`` when the URL cannot be formed, the method is not a token, a
+    ///   header is malformed, or the body cannot be encoded. Never traps.
+    public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> URLRequest {
+        var endpoint = self.endpoint
+        endpoint.queryItems += method.queryItems
+        let url = try endpoint.url(relativeTo: baseURL)
+        guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
+
+        var request = URLRequest(url: url)
+        request.httpMethod = method.name
+        if let timeoutInterval { request.timeoutInterval = timeoutInterval }
+        for (name, value) in headers {
+            try HTTPFieldSyntax.validate(name: name, value: value)
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        if let body = method.body {
+            request.httpBody = try body.data(using: encoder)
+            if let contentType = body.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            }
+        }
+        return request
+    }
+}

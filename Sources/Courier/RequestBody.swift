@@ -1,0 +1,48 @@
+import Foundation
+
+/// The body of a `POST`, `PUT`, `PATCH` or custom request, and its content type.
+///
+/// JSON bodies are encoded when the request is built, with the encoder of the ``APIClient``
+/// that sends them, so one client-wide `JSONEncoder` configuration (dates, key strategy)
+/// applies to every request.
+public struct RequestBody: Sendable {
+    /// The `Content-Type` set on the request unless its headers already name one.
+    public var contentType: String?
+    private let encode: @Sendable (JSONEncoder) throws -> Data
+
+    private init(contentType: String?, encode: @escaping @Sendable (JSONEncoder) throws -> Data) {
+        self.contentType = contentType
+        self.encode = encode
+    }
+
+    /// Raw bytes, sent as given.
+    public static func data(_ data: Data, contentType: String? = nil) -> RequestBody {
+        RequestBody(contentType: contentType) { _ in data }
+    }
+
+    /// UTF-8 text.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(contentType: contentType) { _ in Data(text.utf8) }
+    }
+
+    /// Any `Encodable` value as JSON, with `Content-Type: application/json`.
+    public static func json<Value: Encodable & Sendable>(_ value: Value) -> RequestBody {
+        RequestBody(contentType: "application/json") { encoder in try encoder.encode(value) }
+    }
+
+    /// An HTML form, `application/x-www-form-urlencoded`, encoded as ``Endpoint`` encodes queries.
+    public static func form(_ fields: [URLQueryItem]) -> RequestBody {
+        RequestBody(contentType: "application/x-www-form-urlencoded") { _ in
+            Data(PercentEncoding.query(fields).utf8)
+        }
+    }
+
+    /// The body's bytes, encoded with `encoder` when the body is JSON.
+    public func data(using encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> Data {
+        do {
+            return try encode(encoder)
+        } catch {
+            throw .bodyEncodingFailed(description: String(describing: error))
+        }
+    }
+}

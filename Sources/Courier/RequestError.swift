@@ -1,0 +1,39 @@
+import Foundation
+
+/// Why a request could not be built or was refused before anything was sent.
+///
+/// Courier never crashes on a bad URL, method or header: building a `URLRequest` from a
+/// ``Request`` throws this error, and both transports throw it for a `URLRequest` that would put
+/// malformed bytes on the wire.
+public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text could not be parsed as a URL, or the URL built from it has no host.
+    case invalidURL(String)
+    /// The request names a relative path and no base URL was given to resolve it against.
+    case missingBaseURL(path: String)
+    /// The URL's scheme is not `http` or `https`.
+    case unsupportedScheme(String, url: String)
+    /// A custom method name is empty or is not an RFC 9110 token.
+    case invalidMethod(String)
+    /// A header name is not an RFC 9110 token, or a header value holds CR, LF, NUL or another
+    /// control character (a request-splitting attempt or a bug upstream).
+    case invalidHeader(name: String, reason: String)
+    /// The body could not be encoded; `description` is the encoder's message.
+    case bodyEncodingFailed(description: String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let text):
+            return "invalid URL: \(text)"
+        case .missingBaseURL(let path):
+            return "relative path \"\(path)\" needs a base URL"
+        case .unsupportedScheme(let scheme, let url):
+            return "unsupported URL scheme \"\(scheme)\" in \(url); only http and https are sent"
+        case .invalidMethod(let method):
+            return "invalid HTTP method \(method.debugDescription): a method must be an RFC 9110 token"
+        case .invalidHeader(let name, let reason):
+            return "invalid header \(name.debugDescription): \(reason)"
+        case .bodyEncodingFailed(let description):
+            return "request body could not be encoded: \(description)"
+        }
+    }
+}

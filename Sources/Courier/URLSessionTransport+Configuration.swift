@@ -1,0 +1,66 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension URLSessionTransport {
+    /// The settings Courier applies to the sessions it creates.
+    public struct Configuration: Sendable {
+        /// Where cookies set by servers go.
+        public enum CookiePolicy: Sendable {
+            /// Cookies are neither stored nor sent (the default): every response depends only on
+            /// its request.
+            case none
+            /// Cookies are stored in, and sent from, `HTTPCookieStorage.shared`.
+            case shared
+        }
+
+        /// The idle timeout: the longest wait for the next bytes (`URLRequest.timeoutInterval`
+        /// overrides it per request).
+        public var timeoutIntervalForRequest: TimeInterval
+        /// The longest a whole transfer may take.
+        public var timeoutIntervalForResource: TimeInterval
+        /// The most connections kept to one host.
+        public var maximumConnectionsPerHost: Int
+        /// Cookie handling; ``CookiePolicy/none`` unless asked.
+        public var cookies: CookiePolicy
+        /// Headers added to every request that does not set them.
+        public var additionalHeaders: [String: String]
+
+        /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
+        public init(
+            timeoutIntervalForRequest: TimeInterval = 60,
+            timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60,
+            maximumConnectionsPerHost: Int = 6,
+            cookies: CookiePolicy = .none,
+            additionalHeaders: [String: String] = [:]
+        ) {
+            self.timeoutIntervalForRequest = timeoutIntervalForRequest
+            self.timeoutIntervalForResource = timeoutIntervalForResource
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.cookies = cookies
+            self.additionalHeaders = additionalHeaders
+        }
+
+        func sessionConfiguration() -> URLSessionConfiguration {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.timeoutIntervalForRequest = timeoutIntervalForRequest
+            configuration.timeoutIntervalForResource = timeoutIntervalForResource
+            configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+            configuration.httpAdditionalHeaders = additionalHeaders.isEmpty ? nil : additionalHeaders
+            switch cookies {
+            case .none:
+                configuration.httpCookieStorage = nil
+                configuration.httpShouldSetCookies = false
+                configuration.httpCookieAcceptPolicy = .never
+            case .shared:
+                configuration.httpCookieStorage = HTTPCookieStorage.shared
+                configuration.httpShouldSetCookies = true
+                configuration.httpCookieAcceptPolicy = .always
+            }
+            return configuration
+        }
+    }
+}
