@@ -19,14 +19,25 @@ public struct URLSessionTransport: Sendable {
     public let session: URLSession
 
     /// Creates a transport with a session built from `configuration`.
+    ///
+    /// The session's delegate repairs a FoundationNetworking defect that would otherwise hang a
+    /// request answered with a `401` challenge.
     public init(configuration: Configuration = Configuration()) {
-        self.session = URLSession(configuration: configuration.sessionConfiguration())
+        let delegate = SessionDelegate()
+        self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: nil)
+        self.delegate = delegate
     }
 
-    /// Wraps an existing session as it is, caches and cookies included.
+    /// Wraps an existing session as it is, caches, cookies and delegate included.
+    ///
+    /// - Warning: On Linux, a session without Courier's delegate never completes a request
+    ///   answered with `401` and `WWW-Authenticate` unless its own delegate handles the challenge.
     public init(session: URLSession) {
         self.session = session
+        self.delegate = nil
     }
+
+    private let delegate: SessionDelegate?
 
     /// Sends `request` and returns the body and response; any HTTP status is a response.
     ///
@@ -35,7 +46,7 @@ public struct URLSessionTransport: Sendable {
     ///   is cancelled.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try request.validateForSending()
-        return try await session.courierData(for: request)
+        return try await session.courierData(for: request, delegate: delegate)
     }
 
     /// This transport as a ``Networking`` value.
@@ -52,7 +63,7 @@ extension URLSession {
     public var networking: Networking {
         { request in
             try request.validateForSending()
-            return try await self.courierData(for: request)
+            return try await self.courierData(for: request, delegate: self.delegate as? URLSessionTransport.SessionDelegate)
         }
     }
 
@@ -61,12 +72,21 @@ extension URLSession {
     /// FoundationNetworking's own `data(for:)` has differed across releases in how (and whether)
     /// Task cancellation stops the transfer; owning the bridge makes it `URLError(.cancelled)`
     /// promptly on every platform.
-    func courierData(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func courierData(
+        for request: URLRequest,
+        delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
         let state = Mutex<TaskState>(.notStarted)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = dataTask(with: request) { data, response, error in
-                    if let error {
+                    let challenged = state.withLock { state -> HTTPURLResponse? in
+                        guard case .running(let task) = state else { return nil }
+                        return delegate?.takeChallengedResponse(for: task.taskIdentifier)
+                    }
+                    if let challenged {
+                        continuation.resume(returning: (data ?? Data(), challenged))
+                    } else if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))

@@ -1,0 +1,245 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Serves one connection: collects each request, records it, asks the route table what to do
+/// and carries that out, writing large bodies only as fast as the socket drains.
+///
+/// It sits behind NIO's `configureHTTPServerPipeline`, whose pipelining handler delivers one
+/// request at a time and whose error handler already answers unparsable requests with 400.
+final class HTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Largest request body accepted; larger ones get 413.
+    static let maximumRequestBodySize = 64 * 1024 * 1024
+
+    /// What the response needs to know about the request it answers.
+    private struct Exchange {
+        var version: HTTPVersion
+        var keepAlive: Bool
+        var isHead: Bool
+
+        /// HTTP/1.1 and later; HTTP/1.0 has neither chunking nor default keep-alive.
+        var supportsChunking: Bool {
+            version.major > 1 || (version.major == 1 && version.minor >= 1)
+        }
+    }
+
+    /// A response whose body is still being written.
+    private struct Transfer {
+        var exchange: Exchange
+        var reply: Reply
+        var offset = 0
+        var closesConnection: Bool
+    }
+
+    private enum State {
+        case idle
+        case receiving(HTTPRequestHead, body: ByteBuffer)
+        /// A 413 went out before the body finished; the rest is read and dropped so the client
+        /// sees the response rather than a reset, then the connection closes.
+        case discardingBody(responseWritten: EventLoopFuture<Void>)
+        case delaying(Scheduled<Void>)
+        case sending(Transfer)
+        case closing
+    }
+
+    private let server: ServerState
+    private var state = State.idle
+
+    init(server: ServerState) {
+        self.server = server
+    }
+
+    // MARK: Receiving
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            guard case .idle = state else { return }
+            receive(head, context: context)
+        case .body(var part):
+            append(&part, context: context)
+        case .end:
+            switch state {
+            case .receiving(let head, let body):
+                complete(head, body: body, context: context)
+            case .discardingBody(let written):
+                state = .closing
+                written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            case .idle, .delaying, .sending, .closing:
+                break
+            }
+        }
+    }
+
+    private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
+            length > Self.maximumRequestBodySize
+        {
+            reject(head, context: context)
+            return
+        }
+        state = .receiving(head, body: context.channel.allocator.buffer(capacity: 0))
+        // Clients that ask first (curl for large uploads) would otherwise wait a second or more.
+        if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+                promise: nil
+            )
+        }
+    }
+
+    private func append(_ part: inout ByteBuffer, context: ChannelHandlerContext) {
+        // Anything else is the body of a rejected request, or input arriving while closing.
+        guard case .receiving(let head, var body) = state else { return }
+        guard body.readableBytes + part.readableBytes <= Self.maximumRequestBodySize else {
+            reject(head, context: context)
+            return
+        }
+        // Drop the state's reference first so the append grows the buffer in place instead of
+        // copying the whole body for every part.
+        state = .closing
+        body.writeBuffer(&part)
+        state = .receiving(head, body: body)
+    }
+
+    private func reject(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var reply = Reply.error(.payloadTooLarge, "request body exceeds \(Self.maximumRequestBodySize) bytes")
+        reply.headers.replaceOrAdd(name: "Content-Length", value: "\(reply.body.count)")
+        reply.headers.replaceOrAdd(name: "Connection", value: "close")
+        let responseHead = HTTPResponseHead(version: head.version, status: reply.status, headers: reply.headers)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        if let body = reply.body.chunk(at: 0, allocator: context.channel.allocator), head.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        let written = context.channel.eventLoop.makePromise(of: Void.self)
+        // The state changes before the write: ending the response can deliver the next read.
+        state = .discardingBody(responseWritten: written.futureResult)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+    }
+
+    private func complete(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
+        let request = RecordedRequest(
+            method: head.method.rawValue,
+            uri: head.uri,
+            headers: head.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) },
+            body: body.withUnsafeReadableBytes { Data($0) }
+        )
+        // Recorded before answering, so a client holding the response can rely on `lastRequest`.
+        server.record(request)
+        let exchange = Exchange(version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD)
+        switch TestServer.action(for: request, baseURL: Self.baseURL(of: context.channel)) {
+        case .reply(let reply):
+            start(reply, for: exchange, context: context)
+        case .delayed(let delay, let reply):
+            let task = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+                guard case .delaying = self.state else { return }
+                self.start(reply, for: exchange, context: context)
+            }
+            state = .delaying(task)
+        case .closeConnection:
+            state = .closing
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: Sending
+
+    private func start(_ reply: Reply, for exchange: Exchange, context: ChannelHandlerContext) {
+        var headers = reply.headers
+        var closesConnection = !exchange.keepAlive
+        switch reply.framing {
+        case .contentLength:
+            headers.replaceOrAdd(name: "Content-Length", value: "\(reply.body.count)")
+        case .chunked where exchange.supportsChunking:
+            headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+        case .chunked:
+            // HTTP/1.0 has no chunking: the body ends when the connection does.
+            closesConnection = true
+        case .truncated(let declaredLength):
+            headers.replaceOrAdd(name: "Content-Length", value: "\(declaredLength)")
+            closesConnection = true
+        }
+        if closesConnection {
+            headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if !exchange.supportsChunking {
+            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        let head = HTTPResponseHead(version: exchange.version, status: reply.status, headers: headers)
+        state = .sending(Transfer(exchange: exchange, reply: reply, closesConnection: closesConnection))
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        continueSending(context: context)
+    }
+
+    /// Writes body chunks until the body is done or the channel stops being writable; in the
+    /// latter case `channelWritabilityChanged` resumes it.
+    private func continueSending(context: ChannelHandlerContext) {
+        while case .sending(var transfer) = state {
+            let chunk =
+                transfer.exchange.isHead
+                ? nil : transfer.reply.body.chunk(at: transfer.offset, allocator: context.channel.allocator)
+            guard let chunk else {
+                finish(transfer, context: context)
+                return
+            }
+            transfer.offset += chunk.readableBytes
+            state = .sending(transfer)
+            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+            if !context.channel.isWritable {
+                context.flush()
+                return
+            }
+        }
+    }
+
+    private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {
+        let written: EventLoopFuture<Void>
+        if case .truncated = transfer.reply.framing, !transfer.exchange.isHead {
+            // No `.end`: the response must stay short of its Content-Length. The empty write only
+            // provides a future for when everything before it has reached the socket.
+            state = .closing
+            written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))))
+        } else {
+            // Set before writing `.end`, which can synchronously deliver a pipelined request.
+            state = transfer.closesConnection ? .closing : .idle
+            written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        }
+        if transfer.closesConnection {
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
+    // MARK: Channel events
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            continueSending(context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if case .delaying(let task) = state {
+            task.cancel()
+        }
+        state = .closing
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Parse errors were already answered with 400 upstream; any error ends the connection.
+        state = .closing
+        context.close(promise: nil)
+    }
+
+    /// `http://address:port` of the listener, as the client reached it.
+    private static func baseURL(of channel: any Channel) -> String {
+        guard let address = channel.localAddress, let ip = address.ipAddress, let port = address.port else {
+            return ""
+        }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        return "http://\(host):\(port)"
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A response as a route describes it; ``HTTPConnectionHandler`` turns it into bytes.
+///
+/// Routes never touch the channel, so each stays a few lines of pure code and a new fault
+/// mode is usually a new ``Framing`` or ``Body`` case plus a route.
+struct Reply: Sendable {
+    /// Where the body's bytes come from.
+    enum Body: Sendable {
+        case buffer(ByteBuffer)
+        /// ``DeterministicBytes``, produced `chunkSize` bytes at a time so large bodies are
+        /// generated as the socket drains instead of all up front.
+        case deterministic(count: Int, seed: UInt64, chunkSize: Int)
+
+        var count: Int {
+            switch self {
+            case .buffer(let buffer): buffer.readableBytes
+            case .deterministic(let count, _, _): count
+            }
+        }
+
+        /// The next piece of the body starting at `offset`, or `nil` once it is all sent.
+        func chunk(at offset: Int, allocator: ByteBufferAllocator) -> ByteBuffer? {
+            guard offset < count else { return nil }
+            switch self {
+            case .buffer(let buffer):
+                return buffer.getSlice(at: buffer.readerIndex + offset, length: buffer.readableBytes - offset)
+            case .deterministic(let count, let seed, let chunkSize):
+                let length = min(max(chunkSize, 1), count - offset)
+                return DeterministicBytes.buffer(count: length, offset: offset, seed: seed, allocator: allocator)
+            }
+        }
+    }
+
+    /// How the body's end is signalled to the client.
+    enum Framing: Sendable {
+        /// `Content-Length` equal to the body's size.
+        case contentLength
+        /// `Transfer-Encoding: chunked`, one chunk per ``Body/chunk(at:allocator:)``.
+        case chunked
+        /// Announces `declaredLength` bytes, sends only the body, then closes the connection
+        /// without finishing the response.
+        case truncated(declaredLength: Int)
+    }
+
+    var status: HTTPResponseStatus
+    var headers: HTTPHeaders
+    var body: Body
+    var framing: Framing = .contentLength
+}
+
+extension Reply {
+    static let defaultChunkSize = 64 * 1024
+
+    static func empty(_ status: HTTPResponseStatus, headers: HTTPHeaders = [:]) -> Reply {
+        Reply(status: status, headers: headers, body: .buffer(ByteBuffer()))
+    }
+
+    /// `value` as JSON with sorted keys, so equal values give byte-identical bodies.
+    static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> Reply {
+        guard let bytes = encodeJSON(value) else {
+            return error(.internalServerError, "could not encode the response")
+        }
+        var headers = headers
+        if !headers.contains(name: "Content-Type") {
+            headers.add(name: "Content-Type", value: "application/json")
+        }
+        return Reply(status: status, headers: headers, body: .buffer(ByteBuffer(bytes: bytes)))
+    }
+
+    /// A JSON `{"error": message}` body, the shape of every failure the server reports itself.
+    static func error(_ status: HTTPResponseStatus, _ message: String) -> Reply {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        let bytes = encodeJSON(["error": message]) ?? Array(#"{"error":"unknown"}"#.utf8)
+        return Reply(status: status, headers: headers, body: .buffer(ByteBuffer(bytes: bytes)))
+    }
+
+    static func badRequest(_ message: String) -> Reply {
+        error(.badRequest, message)
+    }
+
+    static func encodeJSON(_ value: some Encodable) -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { Array($0) }
+    }
+}

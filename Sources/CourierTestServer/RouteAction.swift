@@ -1,0 +1,11 @@
+import NIOCore
+
+/// What the connection should do with a request once a route has looked at it.
+enum RouteAction: Sendable {
+    /// Send the reply now.
+    case reply(Reply)
+    /// Send the reply after `delay`, unless the client disconnects first.
+    case delayed(TimeAmount, Reply)
+    /// Close the connection without writing a byte.
+    case closeConnection
+}

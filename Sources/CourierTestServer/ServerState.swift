@@ -1,0 +1,55 @@
+import NIOCore
+import Synchronization
+
+/// What a ``TestServer`` and its connections share: counters, the last request and the open
+/// connections that `shutdown()` must close.
+///
+/// Every method is a short critical section; channels are closed by the caller after the
+/// lock is released, since closing runs callbacks that come back here.
+final class ServerState: Sendable {
+    private struct Storage {
+        var acceptedConnectionCount = 0
+        var requestCount = 0
+        var lastRequest: RecordedRequest?
+        var openConnections: [ObjectIdentifier: any Channel] = [:]
+        var isShutDown = false
+    }
+
+    private let storage = Mutex(Storage())
+
+    var acceptedConnectionCount: Int { storage.withLock { $0.acceptedConnectionCount } }
+    var requestCount: Int { storage.withLock { $0.requestCount } }
+    var lastRequest: RecordedRequest? { storage.withLock { $0.lastRequest } }
+
+    /// Counts and tracks `channel`; `false` means the server is shut down and the caller
+    /// must close it instead.
+    func connectionAccepted(_ channel: any Channel) -> Bool {
+        storage.withLock { storage in
+            guard !storage.isShutDown else { return false }
+            storage.acceptedConnectionCount += 1
+            storage.openConnections[ObjectIdentifier(channel)] = channel
+            return true
+        }
+    }
+
+    func connectionClosed(_ channel: any Channel) {
+        _ = storage.withLock { $0.openConnections.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    func record(_ request: RecordedRequest) {
+        storage.withLock { storage in
+            storage.requestCount += 1
+            storage.lastRequest = request
+        }
+    }
+
+    /// Marks the server shut down and hands back the connections still open, for the caller
+    /// to close; later calls return none.
+    func shutDown() -> [any Channel] {
+        storage.withLock { storage in
+            storage.isShutDown = true
+            defer { storage.openConnections = [:] }
+            return Array(storage.openConnections.values)
+        }
+    }
+}

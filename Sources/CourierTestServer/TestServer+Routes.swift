@@ -1,0 +1,49 @@
+import NIOHTTP1
+
+extension TestServer {
+    /// The route table, first match wins. Adding a route is one line here and a small static
+    /// function in the `TestServer+…Routes.swift` file for its family.
+    static let routes: [Route] = [
+        // Echoes
+        Route("/get", echo),
+        Route("/anything", echo),
+        Route("/anything/*", echo),
+        Route("/headers", headers),
+        Route("/response-headers", responseHeaders),
+        Route("/status/{code}", status),
+        Route("/cookies", cookies),
+        Route("/cookies/set", setCookies),
+        Route("/basic-auth/{user}/{password}", basicAuth),
+        // Redirects
+        Route("/redirect/{count}", relativeRedirect),
+        Route("/relative-redirect/{count}", relativeRedirect),
+        Route("/absolute-redirect/{count}", absoluteRedirect),
+        Route("/redirect-to", redirectTo),
+        // Bodies and timing
+        Route("/bytes/{count}", bytes),
+        Route("/stream-bytes/{count}", streamBytes),
+        Route("/gzip", gzip),
+        Route("/deflate", deflate),
+        Route("/delay/{seconds}", delay),
+        // Faults
+        Route("/close", { _ in .closeConnection }),
+        Route("/truncate/{count}", truncate),
+    ]
+
+    /// The action for `request`, received on the listener at `baseURL`.
+    static func action(for request: RecordedRequest, baseURL: String) -> RouteAction {
+        // HEAD is answered as GET and the body dropped on the way out, so headers match exactly.
+        let method = request.method == "HEAD" ? "GET" : request.method
+        for route in routes {
+            if let parameters = route.match(request.path) {
+                return route.handler(
+                    RouteRequest(recorded: request, method: method, parameters: parameters, baseURL: baseURL)
+                )
+            }
+        }
+        return .reply(.error(.notFound, "not found"))
+    }
+
+    /// Largest body `/bytes`, `/stream-bytes` and `/truncate` will produce.
+    static let maximumGeneratedBodySize = 100 * 1024 * 1024
+}

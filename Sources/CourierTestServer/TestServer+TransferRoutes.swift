@@ -1,0 +1,85 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+// Routes about how a body travels: size, chunking, compression, timing and truncation.
+extension TestServer {
+    static func bytes(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumGeneratedBodySize), let seed = seed(request) else {
+            return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize)"))
+        }
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .deterministic(count: count, seed: seed, chunkSize: Reply.defaultChunkSize)
+            )
+        )
+    }
+
+    static func streamBytes(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumGeneratedBodySize), let seed = seed(request) else {
+            return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize)"))
+        }
+        var chunkSize = 10 * 1024
+        if let text = request.query("chunk_size") {
+            guard let parsed = Int(text), (1...maximumGeneratedBodySize).contains(parsed) else {
+                return .reply(.badRequest("chunk_size must be 1...\(maximumGeneratedBodySize)"))
+            }
+            chunkSize = parsed
+        }
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .deterministic(count: count, seed: seed, chunkSize: chunkSize),
+                framing: .chunked
+            )
+        )
+    }
+
+    static func gzip(_ request: RouteRequest) -> RouteAction {
+        compressed(request, format: .gzip, encoding: "gzip")
+    }
+
+    static func deflate(_ request: RouteRequest) -> RouteAction {
+        compressed(request, format: .zlib, encoding: "deflate")
+    }
+
+    static func delay(_ request: RouteRequest) -> RouteAction {
+        guard let seconds = request.parameters["seconds"].flatMap(Double.init), (0...30).contains(seconds) else {
+            return .reply(.badRequest("delay must be 0...30 seconds"))
+        }
+        let echo = Reply.json(Echo(request.recorded, method: request.method))
+        return .delayed(.nanoseconds(Int64(seconds * 1_000_000_000)), echo)
+    }
+
+    static func truncate(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumGeneratedBodySize) else {
+            return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize)"))
+        }
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .deterministic(count: count / 2, seed: 0, chunkSize: Reply.defaultChunkSize),
+                framing: .truncated(declaredLength: count)
+            )
+        )
+    }
+
+    /// The optional `seed` query parameter; `nil` only when it is present but not a `UInt64`.
+    private static func seed(_ request: RouteRequest) -> UInt64? {
+        guard let text = request.query("seed") else { return 0 }
+        return UInt64(text)
+    }
+
+    private static func compressed(_ request: RouteRequest, format: Gzip.Format, encoding: String) -> RouteAction {
+        let echo = Echo(request.recorded, method: request.method)
+        guard let json = Reply.encodeJSON(echo), let body = Gzip.compress(json, format: format) else {
+            return .reply(.error(.internalServerError, "compression failed"))
+        }
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": encoding]
+        return .reply(Reply(status: .ok, headers: headers, body: .buffer(ByteBuffer(bytes: body))))
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An in-process HTTP/1.1 server with httpbin-like routes, for testing HTTP clients.
+///
+/// ```swift
+/// let server = try await TestServer.start()
+/// // GET server.url("/get?a=1") with the client under test, then:
+/// #expect(server.lastRequest?.path == "/get")
+/// #expect(server.acceptedConnectionCount == 1)
+/// try await server.shutdown()
+/// ```
+///
+/// It listens on 127.0.0.1 and a port the system picks, so tests can run in parallel, and it
+/// keeps connections alive so tests can count reuse with ``acceptedConnectionCount``.
+///
+/// ## Routes
+/// - `/get`, `/anything`, `/anything/…` (any method): 200 with an ``Echo`` as JSON.
+/// - `/headers`: `{"headers": [HTTPHeaderField]}`.
+/// - `/status/{code}`: that status, empty body; 3xx redirects point at `/get`, 401 carries a
+///   `Basic` challenge. Codes outside 200...599 give 400.
+/// - `/bytes/{n}`, `/stream-bytes/{n}?chunk_size=k`: `n` bytes of
+///   ``deterministicBytes(count:seed:)`` (optional `seed=` query), with `Content-Length` or
+///   chunked (default 10 KiB chunks). At most 100 MiB.
+/// - `/gzip`, `/deflate`: an ``Echo`` compressed, with `Content-Encoding`.
+/// - `/redirect/{n}`, `/relative-redirect/{n}`, `/absolute-redirect/{n}`: chains of 302s ending at
+///   `/get`. `/redirect-to?url=U&status_code=S`: `Location: U` with status S (default 302).
+/// - `/response-headers?k=v…`: each pair as a response header, and as a JSON array of
+///   ``HTTPHeaderField``.
+/// - `/delay/{seconds}`: an ``Echo`` after up to 30 seconds, without blocking other requests.
+/// - `/cookies/set?k=v…`: `Set-Cookie` per pair and a 302 to `/cookies`, which answers
+///   `{"cookies": {name: value}}`.
+/// - `/basic-auth/{user}/{password}`: 200 `{"authenticated": true, "user": …}` or 401.
+/// - `/close`: closes the connection without answering. `/truncate/{n}`: announces `n` bytes,
+///   sends `n / 2`, closes.
+/// - Anything else: 404 `{"error": "not found"}`.
+///
+/// `HEAD` works on every route and gets the headers `GET` would. Request bodies over 64 MiB
+/// get 413. Every server must be stopped with ``shutdown()``; one that is merely released
+/// closes its sockets in `deinit` as a safety net.
+public final class TestServer: Sendable {
+    /// The address the server listens on.
+    public let host: String
+    /// The port the server listens on, the system-assigned one when started with port 0.
+    public let port: Int
+    /// `http://host:port`, with no trailing slash.
+    public let baseURL: URL
+
+    private let listener: any Channel
+    private let state: ServerState
+
+    private init(host: String, port: Int, baseURL: URL, listener: any Channel, state: ServerState) {
+        self.host = host
+        self.port = port
+        self.baseURL = baseURL
+        self.listener = listener
+        self.state = state
+    }
+
+    deinit {
+        listener.close(promise: nil)
+        for connection in state.shutDown() {
+            connection.close(promise: nil)
+        }
+    }
+
+    /// Starts a server listening on `host`, by default 127.0.0.1 on an ephemeral port (port 0).
+    ///
+    /// - Throws: ``TestServerError`` for a port outside `0...65535`, or NIO's error if binding fails.
+    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestServer {
+        guard (0...65535).contains(port) else { throw TestServerError.invalidPort(port) }
+        let state = ServerState()
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                guard state.connectionAccepted(channel) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in state.connectionClosed(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(server: state))
+                }
+            }
+            .bind(host: host, port: port)
+            .get()
+        guard let boundPort = listener.localAddress?.port, let baseURL = makeBaseURL(host: host, port: boundPort)
+        else {
+            try? await listener.close()
+            throw TestServerError.noLocalAddress
+        }
+        return TestServer(host: host, port: boundPort, baseURL: baseURL, listener: listener, state: state)
+    }
+
+    /// The URL of `pathAndQuery` on this server, for example `url("/get?a=1")`.
+    ///
+    /// The text is appended to ``baseURL`` as is (a missing leading `/` is added). Text that is
+    /// not a valid URL, such as one with spaces, is percent-encoded through `URLComponents`
+    /// instead; if even that fails the result is ``baseURL``. It never traps.
+    public func url(_ pathAndQuery: String) -> URL {
+        let relative = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
+        if let url = URL(string: baseURL.absoluteString + relative) {
+            return url
+        }
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return baseURL }
+        let parts = relative.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        components.path = parts.first.map(String.init) ?? "/"
+        components.query = parts.count > 1 ? parts.last.map(String.init) : nil
+        return components.url ?? baseURL
+    }
+
+    /// TCP connections accepted since the server started.
+    public var acceptedConnectionCount: Int { state.acceptedConnectionCount }
+
+    /// The last request received in full, head and body; `nil` before the first.
+    public var lastRequest: RecordedRequest? { state.lastRequest }
+
+    /// Requests received in full since the server started. A request refused with 413 before
+    /// its body arrived is not counted.
+    public var requestCount: Int { state.requestCount }
+
+    /// Stops listening and closes every open connection, cancelling any pending `/delay`.
+    /// Calling it again does nothing.
+    public func shutdown() async throws {
+        let connections = state.shutDown()
+        try await Self.closeIfOpen(listener)
+        for connection in connections {
+            try await Self.closeIfOpen(connection)
+        }
+    }
+
+    /// The bytes `/bytes/{count}` and `/stream-bytes/{count}` send for `seed`: the same count and
+    /// seed always give the same bytes, and a shorter result is a prefix of a longer one.
+    /// A negative count gives no bytes.
+    public static func deterministicBytes(count: Int, seed: UInt64 = 0) -> Data {
+        DeterministicBytes.data(count: count, seed: seed)
+    }
+
+    private static func closeIfOpen(_ channel: any Channel) async throws {
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {
+            // Closed by the client, by a route, or by an earlier shutdown.
+        }
+    }
+
+    private static func makeBaseURL(host: String, port: Int) -> URL? {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = host.contains(":") ? "[\(host)]" : host
+        components.port = port
+        return components.url
+    }
+}

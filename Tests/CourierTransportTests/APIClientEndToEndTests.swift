@@ -1,0 +1,75 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+private struct Greeting: Codable, Sendable {
+    var text: String
+}
+
+/// `APIClient` over real transports: typed requests in, typed values or `APIError`s out.
+@Suite(.testServer) struct APIClientEndToEndTests {
+    func client(_ transport: TransportKind) throws -> APIClient {
+        APIClient(baseURL: try sharedServer().baseURL, networking: transport.networking)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func decodesAGetThroughThePhantomType(_ transport: TransportKind) async throws {
+        let echo = try await client(transport).send(Request<Echo>("get", method: .get([URLQueryItem(name: "q", value: "a&b")])))
+        #expect(echo.args == ["q": ["a&b"]])
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func postsJSONWithContentType(_ transport: TransportKind) async throws {
+        let echo = try await client(transport).send(Request<Echo>("anything", method: .post(.json(Greeting(text: "hi")))))
+        #expect(echo.method == "POST")
+        #expect(echo.bodyText == #"{"text":"hi"}"#)
+        #expect(echo.headerValues("Content-Type") == ["application/json"])
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func voidRequestsAcceptEmptyBodies(_ transport: TransportKind) async throws {
+        try await client(transport).send(Request<Void>("status/204", method: .delete))
+        try await client(transport).send(Request<Void>("get", method: .head))
+    }
+
+    @Test(arguments: TransportKind.allCases, [(404, "not found"), (500, "server error"), (401, "unauthorized"), (418, "client error 418")])
+    func statusErrorsAreTyped(_ transport: TransportKind, expected: (status: Int, kind: String)) async throws {
+        let client = try client(transport)
+        do {
+            try await client.send(Request<Void>("status/\(expected.status)"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.kind.description == expected.kind)
+            #expect(error.statusCode == expected.status)
+            #expect(error.url == (try sharedServer()).url("/status/\(expected.status)"))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func decodingErrorsKeepTheBody(_ transport: TransportKind) async throws {
+        let client = try client(transport)
+        do {
+            _ = try await client.send(Request<Greeting>("get"))
+            Issue.record("expected a decoding error")
+        } catch {
+            guard case .decoding = error.kind else { Issue.record("unexpected \(error)"); return }
+            #expect(error.body?.isEmpty == false)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func timeoutsAreTransportErrorsWithTheURLError(_ transport: TransportKind) async throws {
+        let client = try client(transport)
+        do {
+            try await client.send(Request<Void>("delay/10", timeoutInterval: 0.5))
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.urlError?.code == .timedOut)
+            #expect(error.method == "GET")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierTestServer
+import Foundation
+import Testing
+
+/// Failures on the wire, each asserting the exact typed error a caller gets.
+@Suite(.testServer) struct TransportFailureTests {
+    @Test(arguments: TransportKind.allCases)
+    func serverClosingBeforeAResponseIsBadServerResponse(_ transport: TransportKind) async throws {
+        // libcurl's "empty reply from server"; URLSession on Linux and Darwin agree on this code.
+        await transport.expectURLError(.badServerResponse, "GET", "/close", on: try sharedServer())
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func serverClosingMidBodyFails(_ transport: TransportKind) async throws {
+        await transport.expectURLError(transport.codeForTruncatedBody, "GET", "/truncate/100000", on: try sharedServer())
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func idleLongerThanTheTimeoutIsTimedOut(_ transport: TransportKind) async throws {
+        let started = ContinuousClock.now
+        await transport.expectURLError(.timedOut, "GET", "/delay/10", on: try sharedServer(), timeout: 0.5)
+        // Generous bound: proves the timeout fired, not the server's 10 s delay.
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func refusedConnectionIsCannotConnect(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        let closedURL = server.url("/get")
+        try await server.shutdown()
+        do {
+            _ = try await transport.send(URLRequest(url: closedURL))
+            Issue.record("expected a refused connection")
+        } catch let error as URLError {
+            #expect(error.code == .cannotConnectToHost)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let started = ContinuousClock.now
+        let task = Task { try await transport.send("GET", "/delay/10", on: server) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("expected cancellation")
+        } catch let error as URLError {
+            #expect(error.code == .cancelled)
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func alreadyCancelledTasksSendNothing(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send("GET", "/get", on: server)
+        }
+        await #expect(throws: URLError.self) { try await task.value }
+        #expect(server.requestCount == 0)
+        try await server.shutdown()
+    }
+
+    @Test(arguments: TransportKind.allCases, ["a\r\nX-Injected: 1", "a\nb", "a\u{0}b"])
+    func controlCharactersInHeadersAreRefusedBeforeSending(_ transport: TransportKind, value: String) async throws {
+        let server = try await TestServer.start()
+        var request = URLRequest(url: server.url("/get"))
+        request.allHTTPHeaderFields = ["X-Bad": value]
+        await #expect {
+            try await transport.send(request)
+        } throws: { error in
+            guard case .invalidHeader(name: "X-Bad", _) = error as? RequestError else { return false }
+            return true
+        }
+        #expect(server.requestCount == 0)
+        #expect(server.acceptedConnectionCount == 0)
+        try await server.shutdown()
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func unsupportedSchemeIsUnsupportedURL(_ transport: TransportKind) async throws {
+        do {
+            _ = try await transport.send(URLRequest(url: URL(string: "gopher://127.0.0.1:1/file")!))
+            Issue.record("expected unsupportedURL")
+        } catch let error as URLError {
+            #expect(error.code == .unsupportedURL)
+        }
+    }
+}
+
+/// Tests that count connections or read the last request, each on a server of its own.
+@Suite struct TransportConnectionTests {
+    @Test(arguments: TransportKind.allCases)
+    func sequentialRequestsReuseOneConnection(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        try await transport.withIsolatedNetworking { networking in
+            for index in 0..<5 {
+                let (_, response) = try await networking(URLRequest(url: server.url("/get?i=\(index)")))
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            }
+        }
+        #expect(server.requestCount == 5)
+        #expect(server.acceptedConnectionCount == 1)
+        try await server.shutdown()
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func theServerRecordsWhatWasSent(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        _ = try await transport.send("PUT", "/anything/record?x=1", on: server,
+                                     headers: ["X-Trace": "abc", "Content-Type": "text/plain"], body: Data("hello".utf8))
+        let recorded = try #require(server.lastRequest)
+        #expect(recorded.method == "PUT")
+        #expect(recorded.path == "/anything/record")
+        #expect(recorded.query == "x=1")
+        #expect(recorded.value(for: "x-trace") == "abc")
+        #expect(recorded.body == Data("hello".utf8))
+        try await server.shutdown()
+    }
+}
