@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// `Courier` and `CourierCombine` are what users depend on; neither pulls in SwiftNIO.
+// `Courier`, `CourierCurl` and `CourierCombine` are what users depend on; none pulls in SwiftNIO.
 // `CourierTestServer` is a separate product so the tests, the `courier` tool and the
 // benchmarks package can share one HTTP server without it ever reaching an app.
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier", targets: ["courier"]),
     ],
@@ -26,6 +27,13 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Modules/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl"]),
         .systemLibrary(
             name: "CZlib",
             path: "Modules/CZlib",
@@ -48,8 +56,12 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         .testTarget(
+            name: "CourierCurlTests",
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
+        ),
+        .testTarget(
             name: "CourierTransportTests",
-            dependencies: ["Courier", "CourierTestServer"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

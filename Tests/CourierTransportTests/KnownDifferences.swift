@@ -14,6 +14,7 @@ extension TransportKind {
     var codeForTruncatedBody: URLError.Code {
         switch self {
         case .urlSession: .unknown
+        case .curl: .networkConnectionLost
         }
     }
 
@@ -24,16 +25,7 @@ extension TransportKind {
     var resendsBodyOn307And308: Bool {
         switch self {
         case .urlSession: false
-        }
-    }
-
-    /// Whether the body of a `401` that carries a `WWW-Authenticate` challenge reaches the caller.
-    ///
-    /// FoundationNetworking hangs on such a response; `URLSessionTransport` rejects the challenge
-    /// to return the response, but FoundationNetworking has discarded the body by then.
-    var returnsBodyOfAuthenticationChallenge: Bool {
-        switch self {
-        case .urlSession: false
+        case .curl: true
         }
     }
 }

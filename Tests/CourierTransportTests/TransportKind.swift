@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierCurl
 import Foundation
 import Testing
 
@@ -9,11 +10,13 @@ import Testing
 /// its argument, so adding a transport here runs the whole suite on it.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
+    case curl
 
     /// One transport per kind for the whole process, as an app would hold one.
     var networking: Networking {
         switch self {
         case .urlSession: Self.sharedURLSession.networking
+        case .curl: { request in try await Self.sharedCurl.get().data(for: request) }
         }
     }
 
@@ -28,8 +31,13 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             let transport = URLSessionTransport()
             defer { transport.session.finishTasksAndInvalidate() }
             return try await body(transport.networking)
+        case .curl:
+            let transport = try CurlTransport()
+            defer { transport.shutdown() }
+            return try await body(transport.networking)
         }
     }
 
     private static let sharedURLSession = URLSessionTransport()
+    private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
 }

@@ -1,0 +1,322 @@
+internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one file that calls libcurl.
+///
+/// Everything else in CourierCurl talks to libcurl through these thin functions, so the C
+/// surface, its pointer types and its return codes are visible in one place (as SwiftNIO's
+/// `System.swift` does for POSIX). Each function either returns, or throws a ``CurlError`` that
+/// keeps the `CURLcode` and libcurl's own message; none hides an extra option or a default.
+enum Curl {
+    /// A `CURL *` easy handle.
+    typealias EasyPointer = UnsafeMutableRawPointer
+    /// A `CURLM *` multi handle.
+    typealias MultiPointer = UnsafeMutableRawPointer
+    /// A `struct curl_slist *` list of strings.
+    typealias StringListPointer = OpaquePointer
+    /// The signature libcurl calls for CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION.
+    typealias WriteCallback = @convention(c) (
+        UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
+    ) -> Int
+
+    /// `CURL_ERROR_SIZE`: the buffer CURLOPT_ERRORBUFFER writes into.
+    static let errorBufferSize = Int(ccurl_error_size)
+
+    // MARK: - Process-wide setup
+
+    /// Runs `curl_global_init` once per process and reports its failure, if any, to every caller.
+    ///
+    /// `curl_global_init` is not thread-safe against itself; a `static let` is initialised once,
+    /// under the runtime's lock. SIGPIPE is ignored here too, once: every transfer sets
+    /// CURLOPT_NOSIGNAL (libcurl must not touch signal handlers from worker threads), so a write
+    /// to a socket the peer closed would otherwise raise SIGPIPE and kill the process. SwiftNIO
+    /// and most servers make the same process-wide choice.
+    static let globalInitError: CurlError? = {
+        _ = signal(SIGPIPE, SIG_IGN)
+        let code = curl_global_init(ccurl_global_all)
+        guard code != CURLE_OK else { return nil }
+        return CurlError(kind: .globalInit, curlCode: Int(code.rawValue), message: easyMessage(code))
+    }()
+
+    /// libcurl's version, e.g. `7.88.1`, as FoundationNetworking puts it in its user agent.
+    static let version: String = {
+        guard let info = curl_version_info(CURLversion(UInt32(ccurl_version_now))),
+              let text = info.pointee.version else { return "unknown" }
+        return String(cString: text)
+    }()
+
+    // MARK: - Codes
+
+    /// The `CURLcode` values CourierCurl tells apart, read from libcurl's header.
+    enum Code {
+        static let ok = Int(CURLE_OK.rawValue)
+        static let unsupportedProtocol = Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue)
+        static let urlMalformat = Int(CURLE_URL_MALFORMAT.rawValue)
+        static let couldntResolveProxy = Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue)
+        static let couldntResolveHost = Int(CURLE_COULDNT_RESOLVE_HOST.rawValue)
+        static let couldntConnect = Int(CURLE_COULDNT_CONNECT.rawValue)
+        static let weirdServerReply = Int(CURLE_WEIRD_SERVER_REPLY.rawValue)
+        static let http2 = Int(CURLE_HTTP2.rawValue)
+        static let partialFile = Int(CURLE_PARTIAL_FILE.rawValue)
+        static let writeError = Int(CURLE_WRITE_ERROR.rawValue)
+        static let readError = Int(CURLE_READ_ERROR.rawValue)
+        static let outOfMemory = Int(CURLE_OUT_OF_MEMORY.rawValue)
+        static let operationTimedOut = Int(CURLE_OPERATION_TIMEDOUT.rawValue)
+        static let sslConnectError = Int(CURLE_SSL_CONNECT_ERROR.rawValue)
+        static let abortedByCallback = Int(CURLE_ABORTED_BY_CALLBACK.rawValue)
+        static let tooManyRedirects = Int(CURLE_TOO_MANY_REDIRECTS.rawValue)
+        static let gotNothing = Int(CURLE_GOT_NOTHING.rawValue)
+        static let sslEngineNotFound = Int(CURLE_SSL_ENGINE_NOTFOUND.rawValue)
+        static let sslEngineSetFailed = Int(CURLE_SSL_ENGINE_SETFAILED.rawValue)
+        static let sendError = Int(CURLE_SEND_ERROR.rawValue)
+        static let recvError = Int(CURLE_RECV_ERROR.rawValue)
+        static let sslCertProblem = Int(CURLE_SSL_CERTPROBLEM.rawValue)
+        static let sslCipher = Int(CURLE_SSL_CIPHER.rawValue)
+        static let peerFailedVerification = Int(CURLE_PEER_FAILED_VERIFICATION.rawValue)
+        static let badContentEncoding = Int(CURLE_BAD_CONTENT_ENCODING.rawValue)
+        static let fileSizeExceeded = Int(CURLE_FILESIZE_EXCEEDED.rawValue)
+        static let useSSLFailed = Int(CURLE_USE_SSL_FAILED.rawValue)
+        static let sendFailRewind = Int(CURLE_SEND_FAIL_REWIND.rawValue)
+        static let sslCACertBadFile = Int(CURLE_SSL_CACERT_BADFILE.rawValue)
+        static let sslShutdownFailed = Int(CURLE_SSL_SHUTDOWN_FAILED.rawValue)
+        static let sslCRLBadFile = Int(CURLE_SSL_CRL_BADFILE.rawValue)
+        static let sslIssuerError = Int(CURLE_SSL_ISSUER_ERROR.rawValue)
+        static let http2Stream = Int(CURLE_HTTP2_STREAM.rawValue)
+        static let http3 = Int(CURLE_HTTP3.rawValue)
+        static let quicConnectError = Int(CURLE_QUIC_CONNECT_ERROR.rawValue)
+        static let proxy = Int(CURLE_PROXY.rawValue)
+        static let sslClientCert = Int(CURLE_SSL_CLIENTCERT.rawValue)
+        static let unrecoverablePoll = Int(CURLE_UNRECOVERABLE_POLL.rawValue)
+    }
+
+    /// libcurl's generic text for a code, used when the error buffer is empty.
+    static func message(forCode code: Int) -> String {
+        easyMessage(CURLcode(UInt32(truncatingIfNeeded: code)))
+    }
+
+    private static func easyMessage(_ code: CURLcode) -> String {
+        guard let text = curl_easy_strerror(code) else { return "CURLcode \(code.rawValue)" }
+        return String(cString: text)
+    }
+
+    private static func multiMessage(_ code: CURLMcode) -> String {
+        guard let text = curl_multi_strerror(code) else { return "CURLMcode \(code.rawValue)" }
+        return String(cString: text)
+    }
+
+    // MARK: - Easy options
+
+    /// A `CURLoption`, named for what CourierCurl uses it for.
+    struct EasyOption: Sendable {
+        fileprivate let value: CURLoption
+        let name: StaticString
+
+        fileprivate init(_ value: CURLoption, _ name: StaticString) {
+            self.value = value
+            self.name = name
+        }
+
+        static let url = EasyOption(CURLOPT_URL, "CURLOPT_URL")
+        static let privateData = EasyOption(CURLOPT_PRIVATE, "CURLOPT_PRIVATE")
+        static let errorBuffer = EasyOption(CURLOPT_ERRORBUFFER, "CURLOPT_ERRORBUFFER")
+        static let noSignal = EasyOption(CURLOPT_NOSIGNAL, "CURLOPT_NOSIGNAL")
+        static let protocols = EasyOption(CURLOPT_PROTOCOLS_STR, "CURLOPT_PROTOCOLS_STR")
+        static let redirectProtocols = EasyOption(CURLOPT_REDIR_PROTOCOLS_STR, "CURLOPT_REDIR_PROTOCOLS_STR")
+        static let followLocation = EasyOption(CURLOPT_FOLLOWLOCATION, "CURLOPT_FOLLOWLOCATION")
+        static let netrc = EasyOption(CURLOPT_NETRC, "CURLOPT_NETRC")
+        static let proxy = EasyOption(CURLOPT_PROXY, "CURLOPT_PROXY")
+        static let sslVerifyPeer = EasyOption(CURLOPT_SSL_VERIFYPEER, "CURLOPT_SSL_VERIFYPEER")
+        static let sslVerifyHost = EasyOption(CURLOPT_SSL_VERIFYHOST, "CURLOPT_SSL_VERIFYHOST")
+        static let caInfo = EasyOption(CURLOPT_CAINFO, "CURLOPT_CAINFO")
+        static let acceptEncoding = EasyOption(CURLOPT_ACCEPT_ENCODING, "CURLOPT_ACCEPT_ENCODING")
+        static let httpHeader = EasyOption(CURLOPT_HTTPHEADER, "CURLOPT_HTTPHEADER")
+        static let userAgent = EasyOption(CURLOPT_USERAGENT, "CURLOPT_USERAGENT")
+        static let httpGet = EasyOption(CURLOPT_HTTPGET, "CURLOPT_HTTPGET")
+        static let noBody = EasyOption(CURLOPT_NOBODY, "CURLOPT_NOBODY")
+        static let post = EasyOption(CURLOPT_POST, "CURLOPT_POST")
+        static let postFields = EasyOption(CURLOPT_POSTFIELDS, "CURLOPT_POSTFIELDS")
+        static let postFieldSize = EasyOption(CURLOPT_POSTFIELDSIZE_LARGE, "CURLOPT_POSTFIELDSIZE_LARGE")
+        static let customRequest = EasyOption(CURLOPT_CUSTOMREQUEST, "CURLOPT_CUSTOMREQUEST")
+        static let writeFunction = EasyOption(CURLOPT_WRITEFUNCTION, "CURLOPT_WRITEFUNCTION")
+        static let writeData = EasyOption(CURLOPT_WRITEDATA, "CURLOPT_WRITEDATA")
+        static let headerFunction = EasyOption(CURLOPT_HEADERFUNCTION, "CURLOPT_HEADERFUNCTION")
+        static let headerData = EasyOption(CURLOPT_HEADERDATA, "CURLOPT_HEADERDATA")
+        static let connectTimeoutMilliseconds = EasyOption(CURLOPT_CONNECTTIMEOUT_MS, "CURLOPT_CONNECTTIMEOUT_MS")
+        static let timeoutMilliseconds = EasyOption(CURLOPT_TIMEOUT_MS, "CURLOPT_TIMEOUT_MS")
+        static let lowSpeedLimit = EasyOption(CURLOPT_LOW_SPEED_LIMIT, "CURLOPT_LOW_SPEED_LIMIT")
+        static let lowSpeedTime = EasyOption(CURLOPT_LOW_SPEED_TIME, "CURLOPT_LOW_SPEED_TIME")
+    }
+
+    /// `CURL_NETRC_IGNORED`: never read `~/.netrc`.
+    static let netrcIgnored = Int(ccurl_netrc_ignored)
+
+    static func easyInit() throws(CurlError) -> EasyPointer {
+        if let error = globalInitError { throw error }
+        guard let easy = curl_easy_init() else {
+            throw CurlError(kind: .handleCreation, curlCode: Code.outOfMemory, message: "curl_easy_init returned NULL")
+        }
+        return easy
+    }
+
+    static func easyCleanup(_ easy: EasyPointer) {
+        curl_easy_cleanup(easy)
+    }
+
+    /// `curl_easy_reset`: every option back to its default; live connections, the DNS cache and
+    /// TLS sessions stay with the multi handle.
+    static func easyReset(_ easy: EasyPointer) {
+        curl_easy_reset(easy)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, _ value: Int) throws(CurlError) {
+        try check(ccurl_easy_setopt_long(easy, option.value, value), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, int64 value: Int64) throws(CurlError) {
+        try check(ccurl_easy_setopt_off_t(easy, option.value, curl_off_t(value)), option)
+    }
+
+    /// For options libcurl copies, so `value` need not outlive the call.
+    static func set(_ easy: EasyPointer, _ option: EasyOption, _ value: String) throws(CurlError) {
+        let code = value.withCString { ccurl_easy_setopt_string(easy, option.value, $0) }
+        try check(code, option)
+    }
+
+    /// For options libcurl keeps without copying: the caller keeps `value` alive until the
+    /// handle is reset or cleaned up.
+    static func set(_ easy: EasyPointer, _ option: EasyOption, pointer value: UnsafeMutableRawPointer?) throws(CurlError) {
+        try check(ccurl_easy_setopt_pointer(easy, option.value, value), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, list value: StringListPointer?) throws(CurlError) {
+        let list = UnsafeMutablePointer<curl_slist>(value)
+        try check(ccurl_easy_setopt_slist(easy, option.value, list), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: WriteCallback) throws(CurlError) {
+        try check(ccurl_easy_setopt_write_callback(easy, option.value, value), option)
+    }
+
+    private static func check(_ code: CURLcode, _ option: EasyOption) throws(CurlError) {
+        guard code != CURLE_OK else { return }
+        throw CurlError(kind: .option, curlCode: Int(code.rawValue), message: "\(option.name): \(easyMessage(code))")
+    }
+
+    // MARK: - Easy info
+
+    /// CURLINFO_PRIVATE: the pointer stored with CURLOPT_PRIVATE.
+    static func privateData(_ easy: EasyPointer) -> UnsafeMutableRawPointer? {
+        var value: UnsafeMutableRawPointer?
+        guard ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &value) == CURLE_OK else { return nil }
+        return value
+    }
+
+    /// CURLINFO_CONTENT_LENGTH_DOWNLOAD_T: the response's Content-Length, or nil when unknown.
+    static func contentLength(_ easy: EasyPointer) -> Int64? {
+        var value: curl_off_t = -1
+        guard ccurl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &value) == CURLE_OK,
+              value >= 0 else { return nil }
+        return Int64(value)
+    }
+
+    /// CURLINFO_OS_ERRNO: the errno of the last failed connect, 0 if none.
+    static func osErrno(_ easy: EasyPointer) -> Int32 {
+        var value = 0
+        guard ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &value) == CURLE_OK else { return 0 }
+        return Int32(truncatingIfNeeded: value)
+    }
+
+    // MARK: - String lists
+
+    /// Builds a `curl_slist`; the caller frees it with ``freeList(_:)`` once no handle uses it.
+    static func makeList(_ lines: [String]) throws(CurlError) -> StringListPointer? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let next = line.withCString({ curl_slist_append(list, $0) }) else {
+                curl_slist_free_all(list)
+                throw CurlError(kind: .handleCreation, curlCode: Code.outOfMemory, message: "curl_slist_append returned NULL")
+            }
+            list = next
+        }
+        return list.map(OpaquePointer.init)
+    }
+
+    static func freeList(_ list: StringListPointer?) {
+        curl_slist_free_all(UnsafeMutablePointer<curl_slist>(list))
+    }
+
+    // MARK: - Multi
+
+    struct MultiOption: Sendable {
+        fileprivate let value: CURLMoption
+        let name: StaticString
+
+        static let maxHostConnections = MultiOption(value: CURLMOPT_MAX_HOST_CONNECTIONS, name: "CURLMOPT_MAX_HOST_CONNECTIONS")
+        static let maxConnects = MultiOption(value: CURLMOPT_MAXCONNECTS, name: "CURLMOPT_MAXCONNECTS")
+    }
+
+    static func multiInit() throws(CurlError) -> MultiPointer {
+        if let error = globalInitError { throw error }
+        guard let multi = curl_multi_init() else {
+            throw CurlError(kind: .handleCreation, curlCode: Code.outOfMemory, message: "curl_multi_init returned NULL")
+        }
+        return multi
+    }
+
+    static func multiCleanup(_ multi: MultiPointer) {
+        _ = curl_multi_cleanup(multi)
+    }
+
+    static func set(_ multi: MultiPointer, _ option: MultiOption, _ value: Int) throws(CurlError) {
+        try checkMulti(ccurl_multi_setopt_long(multi, option.value, value), "\(option.name)")
+    }
+
+    static func add(_ easy: EasyPointer, to multi: MultiPointer) throws(CurlError) {
+        try checkMulti(curl_multi_add_handle(multi, easy), "curl_multi_add_handle")
+    }
+
+    /// Never call this from inside a libcurl callback.
+    static func remove(_ easy: EasyPointer, from multi: MultiPointer) {
+        _ = curl_multi_remove_handle(multi, easy)
+    }
+
+    static func perform(_ multi: MultiPointer) throws(CurlError) {
+        var running: Int32 = 0
+        try checkMulti(curl_multi_perform(multi, &running), "curl_multi_perform")
+    }
+
+    /// Sleeps until a socket is ready, libcurl's next timeout, `timeoutMilliseconds`, or
+    /// ``wakeup(_:)``, whichever comes first.
+    static func poll(_ multi: MultiPointer, timeoutMilliseconds: Int32) throws(CurlError) {
+        try checkMulti(curl_multi_poll(multi, nil, 0, timeoutMilliseconds, nil), "curl_multi_poll")
+    }
+
+    /// The one libcurl multi call that is safe from any thread.
+    static func wakeup(_ multi: MultiPointer) {
+        _ = curl_multi_wakeup(multi)
+    }
+
+    /// The next finished transfer, or nil when none is left.
+    static func nextFinished(_ multi: MultiPointer) -> (easy: EasyPointer, code: Int)? {
+        while true {
+            var easy: UnsafeMutableRawPointer?
+            var result = CURLE_OK
+            switch ccurl_multi_info_read_done(multi, &easy, &result) {
+            case 0:
+                return nil
+            case 1:
+                guard let easy else { continue }
+                return (easy, Int(result.rawValue))
+            default:
+                continue
+            }
+        }
+    }
+
+    private static func checkMulti(_ code: CURLMcode, _ what: String) throws(CurlError) {
+        guard code != CURLM_OK else { return }
+        throw CurlError(kind: .multi, curlCode: Int(code.rawValue), message: "\(what): \(multiMessage(code))")
+    }
+}

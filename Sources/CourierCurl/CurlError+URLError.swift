@@ -1,0 +1,64 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+// MARK: - The one table from CURLcode to URLError
+
+extension CurlError {
+    /// The `URLError` code URLSession reports for the event libcurl reported as `curlCode`.
+    ///
+    /// FoundationNetworking (URLSession on Linux) maps a few codes and reports `.unknown` for the
+    /// rest; where it does, this table uses the code Darwin's URLSession gives for the same
+    /// event, so callers can switch on it. Rows that differ from FoundationNetworking say so.
+    /// `osErrno` is `CURLINFO_OS_ERRNO`, which FoundationNetworking consults first.
+    static func urlErrorCode(curlCode: Int, osErrno: Int32) -> URLError.Code {
+        // FoundationNetworking checks a refused connect before the CURLcode; so do we.
+        if osErrno == ECONNREFUSED { return .cannotConnectToHost }
+        switch curlCode {
+        case Curl.Code.unsupportedProtocol: return .unsupportedURL
+        case Curl.Code.urlMalformat: return .badURL
+        case Curl.Code.couldntResolveHost, Curl.Code.couldntResolveProxy: return .cannotFindHost
+        case Curl.Code.couldntConnect: return osErrno == ETIMEDOUT ? .timedOut : .cannotConnectToHost
+        case Curl.Code.proxy, Curl.Code.quicConnectError: return .cannotConnectToHost
+        case Curl.Code.operationTimedOut: return .timedOut
+        // An empty reply (the server closed without a status line): FoundationNetworking says
+        // .badServerResponse, measured against a socket that closes after reading the request.
+        case Curl.Code.gotNothing, Curl.Code.weirdServerReply, Curl.Code.http2: return .badServerResponse
+        // FoundationNetworking says .networkConnectionLost only for ECONNRESET and .unknown
+        // otherwise, and .unknown for a body cut short (PARTIAL_FILE); Darwin says
+        // .networkConnectionLost for all of them.
+        case Curl.Code.recvError, Curl.Code.sendError, Curl.Code.partialFile,
+             Curl.Code.http2Stream, Curl.Code.http3:
+            return .networkConnectionLost
+        case Curl.Code.sslConnectError, Curl.Code.sslCipher, Curl.Code.useSSLFailed,
+             Curl.Code.sslEngineNotFound, Curl.Code.sslEngineSetFailed, Curl.Code.sslShutdownFailed,
+             Curl.Code.sslCACertBadFile, Curl.Code.sslCRLBadFile:
+            return .secureConnectionFailed
+        case Curl.Code.peerFailedVerification, Curl.Code.sslIssuerError: return .serverCertificateUntrusted
+        case Curl.Code.sslCertProblem: return .clientCertificateRejected
+        case Curl.Code.sslClientCert: return .clientCertificateRequired
+        case Curl.Code.badContentEncoding: return .cannotDecodeContentData
+        case Curl.Code.fileSizeExceeded: return .dataLengthExceedsMaximum
+        case Curl.Code.tooManyRedirects: return .httpTooManyRedirects
+        case Curl.Code.abortedByCallback: return .cancelled
+        case Curl.Code.sendFailRewind: return .requestBodyStreamExhausted
+        default: return .unknown
+        }
+    }
+
+    /// This error wrapped the way URLSession reports failures: a `URLError` with the mapped
+    /// code, libcurl's message as its description, and `self` as the underlying error.
+    func urlError(code: URLError.Code, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: self]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: info)
+    }
+
+    /// The `CurlError` a `URLError` thrown by ``CurlTransport`` carries, if any.
+    public static func underlying(of error: URLError) -> CurlError? {
+        error.userInfo[NSUnderlyingErrorKey] as? CurlError
+    }
+}

@@ -1,0 +1,256 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// One thread that owns one multi handle and is the only caller of `curl_multi_*` and of
+/// anything on an easy handle.
+///
+/// Other threads talk to it through a locked inbox of commands and `curl_multi_wakeup`, called
+/// only when the inbox goes from empty to non-empty (one wake-up per batch). Between batches the
+/// thread sleeps in `curl_multi_poll`, so an idle transport costs no CPU. It resumes
+/// continuations and does nothing else for the awaiting tasks: responses are parsed and built
+/// on those tasks.
+final class CurlEventLoop: @unchecked Sendable {
+    /// Counts published after every loop iteration, for tests and diagnostics.
+    struct Statistics: Equatable, Sendable {
+        var running = 0
+        var liveHandles = 0
+        var idleHandles = 0
+        var isTerminated = false
+    }
+
+    private enum Command {
+        case submit(CurlTransfer)
+        case cancel(CurlTransfer)
+        case shutDown
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        /// No command is accepted any more.
+        var isClosed = false
+        /// The multi handle was cleaned up: `curl_multi_wakeup` must not be called.
+        var multiIsGone = false
+    }
+
+    private struct Termination {
+        var statistics = Statistics()
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let multi: Curl.MultiPointer
+    private let configuration: CurlTransport.Configuration
+    private let inbox = CurlLocked(Inbox())
+    private let termination = CurlLocked(Termination())
+
+    // Curl thread only.
+    private var scheduler: CurlScheduler
+    private var pool = CurlEasyHandlePool()
+    private var running: [TransferID: (handle: CurlEasyHandle, transfer: CurlTransfer)] = [:]
+    private var batch: [Command] = []
+
+    init(configuration: CurlTransport.Configuration) throws(CurlError) {
+        self.configuration = configuration
+        let multi = try Curl.multiInit()
+        do {
+            try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
+        } catch {
+            Curl.multiCleanup(multi)
+            throw error
+        }
+        self.multi = multi
+        // Enough idle handles for a full set of connections to a few hosts; beyond that,
+        // handles are destroyed when their transfer ends rather than hoarded.
+        scheduler = CurlScheduler(maximumIdleHandles: max(16, configuration.maximumConnectionsPerHost * 4))
+        let thread = Thread { [self] in self.run() }
+        thread.name = "CourierCurl"
+        thread.start()
+    }
+
+    // MARK: - Any thread
+
+    /// Hands a transfer whose continuation is set to the curl thread, or fails it at once when
+    /// the loop is shut down.
+    func submit(_ transfer: CurlTransfer) {
+        if !enqueue(.submit(transfer)) {
+            transfer.complete(.failure(CurlError.transportShutDown))
+        }
+    }
+
+    /// Flags the transfer cancelled and asks the curl thread to stop it. The flag covers a
+    /// cancel that overtakes its own submission.
+    func cancel(_ transfer: CurlTransfer) {
+        transfer.markCancelled()
+        _ = enqueue(.cancel(transfer))
+    }
+
+    /// Fails every running transfer with ``CurlError/transportShutDown`` and ends the thread.
+    /// Returns at once; see ``awaitTermination()``.
+    func shutDown() {
+        inbox.withLock { inbox in
+            guard !inbox.isClosed else { return }
+            inbox.commands.append(.shutDown)
+            inbox.isClosed = true
+            if inbox.commands.count == 1 { Curl.wakeup(multi) }
+        }
+    }
+
+    /// Returns once the thread has released every handle and the multi handle.
+    func awaitTermination() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = termination.withLock { state -> Bool in
+                if state.statistics.isTerminated { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    var statistics: Statistics { termination.withLock { $0.statistics } }
+
+    /// The wake-up is sent under the lock, so it can never reach a multi handle the curl thread
+    /// has already cleaned up.
+    private func enqueue(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.isClosed else { return false }
+            inbox.commands.append(command)
+            if inbox.commands.count == 1 { Curl.wakeup(multi) }
+            return true
+        }
+    }
+
+    // MARK: - Curl thread
+
+    private func run() {
+        var failure: CurlError?
+        loop: while true {
+            inbox.withLock { swap(&$0.commands, &batch) }
+            for command in batch where apply(command) {
+                batch.removeAll(keepingCapacity: true)
+                break loop
+            }
+            batch.removeAll(keepingCapacity: true)
+            do {
+                try Curl.perform(multi)
+                while let (easy, code) = Curl.nextFinished(multi) {
+                    finish(easy: easy, code: code)
+                }
+                publishStatistics()
+                // libcurl shortens the wait to its own next timeout; the cap only bounds how
+                // long a lost wake-up could stall, which should never happen.
+                try Curl.poll(multi, timeoutMilliseconds: 10_000)
+            } catch {
+                failure = error
+                break loop
+            }
+        }
+        tearDown(failingWith: failure ?? CurlError.transportShutDown)
+    }
+
+    /// Returns true when the loop must end.
+    private func apply(_ command: Command) -> Bool {
+        switch command {
+        case .submit(let transfer):
+            let action = scheduler.submit(transfer.id, alreadyCancelled: transfer.isCancelled)
+            switch action {
+            case .start(_, let source):
+                start(transfer, source)
+            case .reject(_, .cancelled):
+                transfer.complete(.failure(URLError(.cancelled)))
+            case .reject(_, .shutDown):
+                transfer.complete(.failure(CurlError.transportShutDown))
+            default:
+                break
+            }
+        case .cancel(let transfer):
+            if case .cancel(let id, let fate) = scheduler.cancel(transfer.id) {
+                end(id, fate, .failure(URLError(.cancelled)))
+            }
+        case .shutDown:
+            return true
+        }
+        return false
+    }
+
+    private func start(_ transfer: CurlTransfer, _ source: CurlScheduler.HandleSource) {
+        var handle: CurlEasyHandle?
+        do {
+            let taken = try pool.take(source)
+            handle = taken
+            try taken.configure(for: transfer, configuration: configuration)
+            try Curl.add(taken.pointer, to: multi)
+            running[transfer.id] = (taken, transfer)
+        } catch {
+            let fate = scheduler.startFailed(transfer.id)
+            if let handle { pool.give(handle, fate) }
+            transfer.easy = nil
+            transfer.complete(.failure(error))
+        }
+    }
+
+    private func finish(easy: Curl.EasyPointer, code: Int) {
+        guard let context = Curl.privateData(easy) else { return }
+        let id = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().id
+        guard case .finish(_, let fate) = scheduler.finished(id), let entry = running[id] else { return }
+        let outcome: Result<CurlExchange, any Error>
+        if code == Curl.Code.ok {
+            outcome = .success(entry.transfer.takeExchange())
+        } else if let limit = entry.transfer.exceededLimit {
+            outcome = .failure(limit.urlError(code: .dataLengthExceedsMaximum, url: entry.transfer.plan.url))
+        } else {
+            let osErrno = Curl.osErrno(easy)
+            let error = CurlError(
+                kind: .transfer, curlCode: code,
+                message: entry.handle.errorMessage ?? Curl.message(forCode: code)
+            )
+            let urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: osErrno)
+            outcome = .failure(error.urlError(code: urlCode, url: entry.transfer.plan.url))
+        }
+        end(id, fate, outcome)
+    }
+
+    /// Removes the handle from the multi handle, then resets or destroys it, then resumes the
+    /// caller: libcurl's order, and never from inside a callback.
+    private func end(_ id: TransferID, _ fate: CurlScheduler.HandleFate, _ outcome: Result<CurlExchange, any Error>) {
+        guard let entry = running.removeValue(forKey: id) else { return }
+        Curl.remove(entry.handle.pointer, from: multi)
+        pool.give(entry.handle, fate)
+        entry.transfer.easy = nil
+        entry.transfer.complete(outcome)
+    }
+
+    private func tearDown(failingWith error: CurlError) {
+        if case .shutDown(let failing) = scheduler.shutDown() {
+            for id in failing {
+                end(id, .destroy, .failure(error))
+            }
+        }
+        pool.removeAll()
+        let leftovers = inbox.withLock { inbox -> [Command] in
+            inbox.isClosed = true
+            inbox.multiIsGone = true
+            defer { inbox.commands = [] }
+            return inbox.commands
+        }
+        Curl.multiCleanup(multi)
+        for case .submit(let transfer) in leftovers {
+            transfer.complete(.failure(error))
+        }
+        let waiters = termination.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.statistics = Statistics(isTerminated: true)
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func publishStatistics() {
+        let current = Statistics(
+            running: scheduler.running.count, liveHandles: scheduler.liveHandles,
+            idleHandles: scheduler.idleHandles, isTerminated: false
+        )
+        termination.withLock { $0.statistics = current }
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Everything one exchange puts on the wire, decided on the caller's task before the curl
+/// thread sees it, so that thread only copies settings into an easy handle.
+struct CurlRequestPlan: Sendable, Equatable {
+    /// How the method and body map onto libcurl's options.
+    enum Shape: Sendable, Equatable {
+        /// `CURLOPT_HTTPGET`, plus `CURLOPT_CUSTOMREQUEST` for a method other than GET.
+        case withoutBody(customMethod: String?)
+        /// `CURLOPT_NOBODY`: libcurl sends HEAD and reads no body.
+        case head
+        /// `CURLOPT_POST` with the body, plus `CURLOPT_CUSTOMREQUEST` for a method other than POST.
+        case withBody(customMethod: String?)
+    }
+
+    var url: URL
+    var shape: Shape
+    var body: Data
+    /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: `Name: value`, `Name;` for an empty value,
+    /// `Name:` to suppress one of libcurl's own headers.
+    var headerLines: [String]
+    /// URLSession's `timeoutInterval`: the longest silence allowed, in whole seconds, enforced
+    /// with `CURLOPT_LOW_SPEED_TIME` below 1 byte/s.
+    var idleTimeoutSeconds: Int
+    var connectTimeoutMilliseconds: Int
+    /// What is left of ``CurlTransport/Configuration/totalDeadline``; nil for no limit.
+    var totalTimeoutMilliseconds: Int?
+}
+
+extension CurlRequestPlan {
+    /// The `User-Agent` FoundationNetworking sends when a request sets none:
+    /// `"<process name> (unknown version) curl/<libcurl version>"` (measured against libcurl
+    /// 7.88.1 on this machine). Sending the same keeps servers' logs and rules unchanged when
+    /// switching transports.
+    static let urlSessionUserAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(Curl.version)"
+
+    /// FoundationNetworking sends `Accept-Language` with the current locale's language code.
+    static let urlSessionAcceptLanguage: String? = Locale.current.language.languageCode?.identifier
+
+    /// Builds the plan for `request`, which has passed `validateForSending()` and has an
+    /// http or https URL.
+    init(
+        request: URLRequest, url: URL, configuration: CurlTransport.Configuration,
+        remainingDeadline: TimeInterval?
+    ) {
+        let method = request.httpMethod ?? "GET"
+        let body = request.httpBody ?? Data()
+        self.url = url
+        self.body = body
+        switch method {
+        case "HEAD": shape = .head
+        case "GET" where body.isEmpty: shape = .withoutBody(customMethod: nil)
+        // URLSession sends `Content-Length: 0` for every other method without a body; libcurl
+        // does that for a POST of zero bytes.
+        case "POST": shape = .withBody(customMethod: nil)
+        default: shape = .withBody(customMethod: method)
+        }
+        headerLines = Self.headerLines(
+            request.allHTTPHeaderFields ?? [:], method: method, hasBody: !body.isEmpty,
+            configuration: configuration
+        )
+        let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        idleTimeoutSeconds = max(1, Int(interval.rounded(.up)))
+        let connect = min(configuration.connectTimeout, interval)
+        connectTimeoutMilliseconds = Self.milliseconds(connect)
+        totalTimeoutMilliseconds = remainingDeadline.map(Self.milliseconds)
+    }
+
+    private static func milliseconds(_ seconds: TimeInterval) -> Int {
+        // libcurl reads 0 as "no timeout", so a spent deadline becomes 1 ms.
+        max(1, Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max))))
+    }
+
+    /// The request's own headers, then the ones FoundationNetworking adds when the request has
+    /// none of that name, then suppressions of libcurl defaults URLSession does not send.
+    static func headerLines(
+        _ fields: [String: String], method: String, hasBody: Bool,
+        configuration: CurlTransport.Configuration
+    ) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(fields.count + 5)
+        var names = Set<String>()
+        for (name, value) in fields {
+            names.insert(name.lowercased())
+            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        func addUnlessSet(_ name: String, _ value: String) {
+            guard !names.contains(name.lowercased()) else { return }
+            lines.append(value.isEmpty ? "\(name):" : "\(name): \(value)")
+        }
+        // FoundationNetworking always adds these two; HTTP/1.1 keeps connections alive anyway.
+        addUnlessSet("Connection", "keep-alive")
+        addUnlessSet("User-Agent", configuration.userAgent ?? urlSessionUserAgent)
+        if let language = urlSessionAcceptLanguage {
+            addUnlessSet("Accept-Language", language)
+        }
+        // URLSession never waits for `100 Continue`; libcurl would send `Expect: 100-continue`
+        // for large bodies and stall up to a second on servers that ignore it.
+        addUnlessSet("Expect", "")
+        // libcurl labels every body it sends through CURLOPT_POST as a form. URLSession does
+        // that only for a non-empty POST body, so the label is removed for everything else.
+        if method != "POST" || !hasBody {
+            addUnlessSet("Content-Type", "")
+        }
+        // `Accept: */*` (libcurl's default, which URLSession leaves in) and `Accept-Encoding`
+        // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder libcurl has: deflate, gzip, br,
+        // zstd here, as URLSession sends) come from libcurl itself.
+        return lines
+    }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self {
+        min(max(self, range.lowerBound), range.upperBound)
+    }
+}

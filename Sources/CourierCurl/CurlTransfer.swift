@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+/// What one exchange produced: the raw header block of the final response and its decoded body.
+struct CurlExchange: Sendable {
+    var headerBytes: [UInt8]
+    var body: Data
+}
+
+/// The Swift side of one running easy handle: its plan, the continuation of the task awaiting
+/// it, and the bytes libcurl's callbacks hand over.
+///
+/// Ownership: the awaiting task creates it and sets ``continuation`` before submitting it; from
+/// then on only the curl thread touches the mutable state (callbacks run on that thread, inside
+/// `curl_multi_perform`). The one field other threads write is the cancellation flag, an atomic.
+/// The event loop holds a strong reference for as long as an easy handle points at it (it is
+/// the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it only after the
+/// handle was removed from the multi handle and reset.
+final class CurlTransfer: @unchecked Sendable {
+    let id: TransferID
+    let plan: CurlRequestPlan
+    private let maximumResponseBytes: Int
+    private let maximumHeaderBytes: Int
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Resumed exactly once, by ``complete(_:)``.
+    var continuation: UnsafeContinuation<CurlExchange, any Error>?
+
+    // MARK: Curl-thread state
+
+    /// The easy handle running this transfer, so the body callback can read Content-Length.
+    var easy: Curl.EasyPointer?
+    /// The `CURLOPT_HTTPHEADER` list, freed once the handle that used it was reset.
+    var headerList: Curl.StringListPointer?
+    /// A stable copy of the body for `CURLOPT_POSTFIELDS`, which libcurl reads without copying.
+    private(set) var bodyStorage: UnsafeMutableRawBufferPointer?
+    private var headerBytes: [UInt8] = []
+    private var headerByteCount = 0
+    private var body = Data()
+    private var hasReservedBody = false
+    /// Set when a callback stopped the transfer because a limit was passed.
+    private(set) var exceededLimit: CurlError?
+
+    init(id: TransferID, plan: CurlRequestPlan, configuration: CurlTransport.Configuration) {
+        self.id = id
+        self.plan = plan
+        maximumResponseBytes = max(0, configuration.maximumResponseBytes)
+        maximumHeaderBytes = max(0, configuration.maximumHeaderBytes)
+    }
+
+    deinit {
+        Curl.freeList(headerList)
+        bodyStorage?.deallocate()
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+
+    /// A copy of the plan's body that lives as long as this transfer. Never empty: a NULL
+    /// `CURLOPT_POSTFIELDS` would make libcurl read the body from stdin.
+    func makeBodyStorage() -> UnsafeMutableRawBufferPointer {
+        if let bodyStorage { return bodyStorage }
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, plan.body.count), alignment: 1)
+        _ = plan.body.copyBytes(to: storage.bindMemory(to: UInt8.self))
+        bodyStorage = storage
+        return storage
+    }
+
+    /// Resumes the awaiting task; later calls do nothing.
+    func complete(_ result: Result<CurlExchange, any Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume(with: result)
+    }
+
+    /// Hands over what the callbacks collected.
+    func takeExchange() -> CurlExchange {
+        defer { headerBytes = []; body = Data() }
+        return CurlExchange(headerBytes: headerBytes, body: body)
+    }
+
+    // MARK: Callbacks (curl thread, inside curl_multi_perform)
+
+    /// Copies one header line. Only bytes are copied here; parsing waits for the awaiting task.
+    /// A status line starts a new block, so interim responses (100 Continue) are dropped.
+    func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        headerByteCount += line.count
+        guard headerByteCount <= maximumHeaderBytes else {
+            exceededLimit = CurlError(
+                kind: .headersTooLarge, curlCode: 0,
+                message: "response headers exceed \(maximumHeaderBytes) bytes"
+            )
+            return 0
+        }
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"),
+           line[2] == UInt8(ascii: "T"), line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            headerBytes.removeAll(keepingCapacity: true)
+        }
+        headerBytes.append(contentsOf: line)
+        return line.count
+    }
+
+    /// Appends decoded body bytes, stopping the transfer once they pass the limit.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if !hasReservedBody {
+            hasReservedBody = true
+            // Content-Length counts encoded bytes; for an identity body it is exact, for a
+            // compressed one a lower bound, and either way capped by the limit.
+            if let easy, let length = Curl.contentLength(easy) {
+                body.reserveCapacity(Int(min(length, Int64(maximumResponseBytes))))
+            }
+        }
+        guard body.count + bytes.count <= maximumResponseBytes else {
+            exceededLimit = CurlError(
+                kind: .responseTooLarge, curlCode: 0,
+                message: "decoded response body exceeds \(maximumResponseBytes) bytes"
+            )
+            return 0
+        }
+        if let base = bytes.baseAddress {
+            body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return bytes.count
+    }
+
+    /// CURLOPT_WRITEFUNCTION; `context` is the unretained transfer.
+    static let bodyCallback: Curl.WriteCallback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    /// CURLOPT_HEADERFUNCTION; `context` is the unretained transfer.
+    static let headerCallback: Curl.WriteCallback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+}

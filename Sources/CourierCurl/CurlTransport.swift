@@ -1,0 +1,141 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+import Synchronization
+
+/// A ``Courier/Networking`` transport written directly on libcurl's multi interface.
+///
+/// It answers as URLSession answers — same status, headers, body, final URL and `URLError`
+/// codes — with safer defaults (see ``Configuration``) and one thread per transport doing all
+/// libcurl work.
+///
+/// ```swift
+/// let transport = try CurlTransport()
+/// let client = APIClient(networking: transport.networking)
+/// ```
+///
+/// Create one transport and share it: each owns one connection pool and one thread. Requests
+/// still running when it is shut down (or released) fail with ``CurlError/transportShutDown``.
+public final class CurlTransport: Sendable {
+    /// The settings this transport was created with.
+    public let configuration: Configuration
+    private let loop: CurlEventLoop
+    private let redirectPolicy: CurlRedirectPolicy
+    private let nextTransferID = Atomic<UInt64>(0)
+
+    /// Starts a transport: initialises libcurl once per process, creates the multi handle and
+    /// its thread.
+    ///
+    /// - Throws: ``CurlError`` when libcurl cannot be initialised or refuses a setting.
+    public init(configuration: Configuration = Configuration()) throws(CurlError) {
+        self.configuration = configuration
+        redirectPolicy = CurlRedirectPolicy(configuration: configuration)
+        loop = try CurlEventLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.shutDown()
+    }
+
+    /// This transport as a ``Courier/Networking`` function. The function keeps the transport
+    /// alive.
+    public var networking: Networking {
+        { [self] request in try await self.data(for: request) }
+    }
+
+    /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
+    /// with the same error, and releases the thread, connections and handles. Returns at once;
+    /// the release finishes on the transport's thread moments later.
+    public func shutdown() {
+        loop.shutDown()
+    }
+
+    /// Counts from the curl thread, for tests.
+    var statistics: CurlEventLoop.Statistics { loop.statistics }
+
+    /// Returns once ``shutdown()`` has released everything, for tests.
+    func awaitTermination() async {
+        await loop.awaitTermination()
+    }
+
+    /// Sends `request`, following redirects, and returns the final response's body and
+    /// `HTTPURLResponse`.
+    ///
+    /// - Throws: ``Courier/RequestError`` for a request that must not be sent (control
+    ///   characters in a header, a method that is not a token); `URLError` for failures on the
+    ///   wire, with URLSession's code and the ``CurlError`` as underlying error;
+    ///   `URLError(.cancelled)` when the task is cancelled; ``CurlError`` when the transport is
+    ///   shut down.
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try request.validateForSending()
+        let deadline = configuration.totalDeadline.map { ContinuousClock.now + .seconds($0) }
+        var current = request
+        var redirects = 0
+        while true {
+            let url = try Self.checkedURL(current)
+            if Task.isCancelled { throw URLError(.cancelled, userInfo: Self.failingURLInfo(url)) }
+            let remaining = try deadline.map { deadline throws(URLError) in
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { throw URLError(.timedOut, userInfo: Self.failingURLInfo(url)) }
+                return Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            }
+            let plan = CurlRequestPlan(request: current, url: url, configuration: configuration, remainingDeadline: remaining)
+            let exchange = try await perform(plan)
+            guard let head = CurlResponseHead(bytes: exchange.headerBytes) else {
+                throw URLError(.badServerResponse, userInfo: Self.failingURLInfo(url))
+            }
+            let location = (300..<400).contains(head.statusCode) ? Self.field("Location", in: head.fields) : nil
+            switch redirectPolicy.decision(after: current, statusCode: head.statusCode, location: location, redirectsSoFar: redirects) {
+            case .deliver:
+                guard let response = HTTPURLResponse(
+                    url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: head.fields
+                ) else {
+                    throw URLError(.badServerResponse, userInfo: Self.failingURLInfo(url))
+                }
+                return (exchange.body, response)
+            case .follow(let next):
+                current = next
+                redirects += 1
+            case .fail(let code):
+                throw URLError(code, userInfo: Self.failingURLInfo(url))
+            }
+        }
+    }
+
+    /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
+    private func perform(_ plan: CurlRequestPlan) async throws -> CurlExchange {
+        let id = TransferID(rawValue: nextTransferID.add(1, ordering: .relaxed).newValue)
+        let transfer = CurlTransfer(id: id, plan: plan, configuration: configuration)
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+    }
+
+    /// URLSession's answers for URLs it cannot send: no URL or no host → `.badURL`, a scheme
+    /// other than http/https → `.unsupportedURL`.
+    private static func checkedURL(_ request: URLRequest) throws(URLError) -> URL {
+        guard let url = request.url else { throw URLError(.badURL) }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw URLError(.unsupportedURL, userInfo: failingURLInfo(url))
+        }
+        guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, userInfo: failingURLInfo(url)) }
+        return url
+    }
+
+    private static func failingURLInfo(_ url: URL) -> [String: Any] {
+        [NSURLErrorFailingURLErrorKey: url]
+    }
+
+    private static func field(_ name: String, in fields: [String: String]) -> String? {
+        if let value = fields[name] { return value }
+        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

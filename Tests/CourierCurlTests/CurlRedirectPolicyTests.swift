@@ -1,0 +1,81 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import CourierCurl
+
+@Suite("CurlRedirectPolicy: URLSession's method rules and the safety rules")
+struct CurlRedirectPolicyTests {
+    private let policy = CurlRedirectPolicy(configuration: .init())
+
+    private func request(_ url: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    private func next(_ decision: CurlRedirectPolicy.Decision) -> URLRequest? {
+        if case .follow(let request) = decision { return request }
+        return nil
+    }
+
+    @Test func seeOtherTurnsPostIntoGetWithoutBody() throws {
+        let original = request("http://a.test/x", method: "POST", body: "b", headers: ["Content-Type": "text/plain"])
+        let followed = try #require(next(policy.decision(after: original, statusCode: 303, location: "/y", redirectsSoFar: 0)))
+        #expect(followed.httpMethod == "GET")
+        #expect(followed.httpBody == nil)
+        #expect(followed.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(followed.url?.absoluteString == "http://a.test/y")
+    }
+
+    @Test(arguments: [301, 302])
+    func movedAndFoundTurnOnlyPostIntoGet(status: Int) throws {
+        let post = try #require(next(policy.decision(after: request("http://a.test/", method: "POST", body: "b"), statusCode: status, location: "/p", redirectsSoFar: 0)))
+        #expect(post.httpMethod == "GET")
+        let put = try #require(next(policy.decision(after: request("http://a.test/", method: "PUT", body: "b"), statusCode: status, location: "/p", redirectsSoFar: 0)))
+        #expect(put.httpMethod == "PUT")
+        #expect(put.httpBody == Data("b".utf8))
+    }
+
+    @Test(arguments: [307, 308])
+    func temporaryAndPermanentKeepMethodAndBody(status: Int) throws {
+        let followed = try #require(next(policy.decision(after: request("http://a.test/", method: "POST", body: "b"), statusCode: status, location: "/q", redirectsSoFar: 0)))
+        #expect(followed.httpMethod == "POST")
+        #expect(followed.httpBody == Data("b".utf8))
+    }
+
+    @Test func crossOriginDropsCredentialsAndConfiguredHeaders() throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.sensitiveHeaderNames = ["X-Api-Key"]
+        let policy = CurlRedirectPolicy(configuration: configuration)
+        let original = request("http://a.test/", headers: ["Authorization": "Bearer t", "Cookie": "c=1", "x-api-key": "k", "Accept": "x"])
+        let sameOrigin = try #require(next(policy.decision(after: original, statusCode: 302, location: "http://a.test:80/b", redirectsSoFar: 0)))
+        #expect(sameOrigin.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        let otherPort = try #require(next(policy.decision(after: original, statusCode: 302, location: "http://a.test:8080/b", redirectsSoFar: 0)))
+        #expect(otherPort.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(otherPort.value(forHTTPHeaderField: "Cookie") == nil)
+        #expect(otherPort.value(forHTTPHeaderField: "X-Api-Key") == nil)
+        #expect(otherPort.value(forHTTPHeaderField: "Accept") == "x")
+    }
+
+    @Test func downgradeIsRefusedAndOtherSchemesAreNotFollowed() {
+        #expect(policy.decision(after: request("https://a.test/"), statusCode: 302, location: "http://a.test/", redirectsSoFar: 0)
+            == .fail(.appTransportSecurityRequiresSecureConnection))
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: "file:///etc/passwd", redirectsSoFar: 0) == .deliver)
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: "ftp://a.test/", redirectsSoFar: 0) == .deliver)
+    }
+
+    @Test func theLimitEndsTheChain() {
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: "/", redirectsSoFar: 20) == .fail(.httpTooManyRedirects))
+        #expect(next(policy.decision(after: request("http://a.test/"), statusCode: 302, location: "/", redirectsSoFar: 19)) != nil)
+    }
+
+    @Test func nonRedirectsAndMissingLocationsAreDelivered() {
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 200, location: "/x", redirectsSoFar: 0) == .deliver)
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: nil, redirectsSoFar: 0) == .deliver)
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 304, location: "/x", redirectsSoFar: 0) == .deliver)
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import CourierCurl
+
+@Suite("CurlRequestPlan: what goes on the wire")
+struct CurlRequestPlanTests {
+    private func plan(_ method: String, body: String? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60) -> CurlRequestPlan {
+        let url = URL(string: "http://127.0.0.1/x")!
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        request.timeoutInterval = timeout
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return CurlRequestPlan(request: request, url: url, configuration: .init(), remainingDeadline: nil)
+    }
+
+    @Test func methodsMapToShapes() {
+        #expect(plan("GET").shape == .withoutBody(customMethod: nil))
+        #expect(plan("HEAD").shape == .head)
+        #expect(plan("POST", body: "a").shape == .withBody(customMethod: nil))
+        #expect(plan("DELETE").shape == .withBody(customMethod: "DELETE"))
+        #expect(plan("PURGE", body: "a").shape == .withBody(customMethod: "PURGE"))
+    }
+
+    @Test func urlSessionDefaultsAreAddedUnlessTheRequestSetsThem() {
+        let lines = plan("GET").headerLines
+        #expect(lines.contains("Connection: keep-alive"))
+        #expect(lines.contains("User-Agent: \(CurlRequestPlan.urlSessionUserAgent)"))
+        #expect(lines.contains("Expect:"))
+        #expect(lines.contains("Content-Type:"))
+        let custom = plan("GET", headers: ["user-agent": "mine", "X-Empty": ""]).headerLines
+        #expect(custom.filter { $0.lowercased().hasPrefix("user-agent:") } == ["User-Agent: mine"])
+        #expect(custom.contains("X-Empty;"))
+    }
+
+    @Test func onlyANonEmptyPostKeepsLibcurlsFormContentType() {
+        #expect(!plan("POST", body: "a").headerLines.contains("Content-Type:"))
+        #expect(plan("PUT", body: "a").headerLines.contains("Content-Type:"))
+        #expect(plan("POST", body: "a", headers: ["Content-Type": "application/json"]).headerLines.contains("Content-Type: application/json"))
+    }
+
+    @Test func timeoutIntervalIsAnIdleTimeoutInWholeSeconds() {
+        #expect(plan("GET", timeout: 0.2).idleTimeoutSeconds == 1)
+        #expect(plan("GET", timeout: 2.5).idleTimeoutSeconds == 3)
+        #expect(plan("GET", timeout: 2.5).connectTimeoutMilliseconds == 2500)
+    }
+}

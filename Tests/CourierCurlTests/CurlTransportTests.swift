@@ -1,0 +1,329 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+@testable import CourierTestServer
+import Foundation
+import Testing
+@testable import CourierCurl
+
+@Suite("CurlTransport against CourierTestServer")
+struct CurlTransportTests {
+    // MARK: Methods and bodies
+
+    @Test func getReturnsStatusHeadersBodyAndURL() async throws {
+        try await withCurlTransport { server, transport in
+            let url = server.url("/get?a=1&a=2")
+            let (data, response) = try await transport.http(request(url))
+            #expect(response.statusCode == 200)
+            #expect(response.url == url)
+            #expect(response.value(forHTTPHeaderField: "content-type")?.contains("json") == true)
+            let echo = try JSONDecoder().decode(Echo.self, from: data)
+            #expect(echo.method == "GET")
+            #expect(echo.args["a"] == ["1", "2"])
+        }
+    }
+
+    @Test func requestHeadersAreThoseURLSessionSends() async throws {
+        try await withCurlTransport { server, transport in
+            let echo = try await transport.echo(request(server.url("/get"), headers: ["X-Custom": "v", "X-Empty": ""]))
+            #expect(echo.header("X-Custom") == "v")
+            #expect(echo.header("X-Empty") == "")
+            #expect(echo.header("Accept") == "*/*")
+            #expect(echo.header("Accept-Encoding") == "deflate, gzip, br, zstd")
+            #expect(echo.header("User-Agent") == CurlRequestPlan.urlSessionUserAgent)
+            #expect(echo.header("Connection") == "keep-alive")
+            #expect(echo.header("Expect") == nil)
+        }
+    }
+
+    @Test func headReadsNoBody() async throws {
+        try await withCurlTransport { server, transport in
+            let (data, response) = try await transport.http(request(server.url("/bytes/1000"), method: "HEAD"))
+            #expect(response.statusCode == 200)
+            #expect(response.value(forHTTPHeaderField: "Content-Length") == "1000")
+            #expect(data.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["POST", "PUT", "PATCH", "DELETE", "PURGE"])
+    func methodsSendTheirBody(method: String) async throws {
+        try await withCurlTransport { server, transport in
+            let echo = try await transport.echo(request(server.url("/anything"), method: method, body: "hello"))
+            #expect(echo.method == method)
+            #expect(echo.bodyText == "hello")
+            #expect(echo.header("Content-Length") == "5")
+            #expect(echo.header("Expect") == nil)
+            let contentType = echo.header("Content-Type")
+            #expect(method == "POST" ? contentType == "application/x-www-form-urlencoded" : contentType == nil)
+        }
+    }
+
+    @Test func largeBodiesAreSentWithoutExpectContinue() async throws {
+        try await withCurlTransport { server, transport in
+            let body = String(repeating: "x", count: 2_000_000)
+            let echo = try await transport.echo(request(server.url("/anything"), method: "PUT", body: body))
+            #expect(echo.bodyText?.count == body.count)
+            #expect(echo.header("Expect") == nil)
+        }
+    }
+
+    @Test(arguments: [200, 201, 204, 304, 400, 401, 404, 500, 503])
+    func statusCodesAreResponsesNotErrors(code: Int) async throws {
+        try await withCurlTransport { server, transport in
+            let (_, response) = try await transport.http(request(server.url("/status/\(code)")))
+            #expect(response.statusCode == code)
+        }
+    }
+
+    @Test func repeatedResponseHeadersAreJoinedWithCommaSpace() async throws {
+        try await withCurlTransport { server, transport in
+            let (_, response) = try await transport.http(request(server.url("/response-headers?X-Multi=a&X-Multi=b&X-One=c")))
+            #expect(response.value(forHTTPHeaderField: "X-Multi") == "a, b")
+            #expect(response.value(forHTTPHeaderField: "x-one") == "c")
+        }
+    }
+
+    @Test(arguments: ["/bytes/100000", "/stream-bytes/100000?chunk_size=777", "/bytes/0"])
+    func bodiesArriveWhole(path: String) async throws {
+        try await withCurlTransport { server, transport in
+            let count = Int(path.split(separator: "/")[1].split(separator: "?")[0]) ?? -1
+            let (data, _) = try await transport.http(request(server.url(path)))
+            #expect(data == DeterministicBytes.data(count: count, seed: 0))
+        }
+    }
+
+    @Test(arguments: ["/gzip", "/deflate"])
+    func compressedBodiesAreDecoded(path: String) async throws {
+        try await withCurlTransport { server, transport in
+            let (data, response) = try await transport.http(request(server.url(path)))
+            #expect(response.value(forHTTPHeaderField: "Content-Encoding") != nil)
+            #expect(try JSONDecoder().decode(Echo.self, from: data).path == path)
+        }
+    }
+
+    // MARK: Redirects
+
+    @Test func redirectsAreFollowedToTheFinalURL() async throws {
+        try await withCurlTransport { server, transport in
+            for path in ["/redirect/3", "/absolute-redirect/3", "/status/301", "/status/308"] {
+                let (_, response) = try await transport.http(request(server.url(path)))
+                #expect(response.statusCode == 200)
+                #expect(response.url == server.url("/get"))
+            }
+        }
+    }
+
+    @Test func redirectLimitEndsInTooManyRedirects() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumRedirects = 2
+        try await withCurlTransport(configuration) { server, transport in
+            let (_, twoHops) = try await transport.http(request(server.url("/redirect/2")))
+            #expect(twoHops.statusCode == 200)
+            let code = await urlErrorCode { _ = try await transport.data(for: request(server.url("/redirect/3"))) }
+            #expect(code == .httpTooManyRedirects)
+        }
+    }
+
+    @Test func seeOtherTurnsPostIntoGetAnd307KeepsIt() async throws {
+        try await withCurlTransport { server, transport in
+            let to = queryValue(server.url("/anything").absoluteString)
+            let seeOther = try await transport.echo(request(server.url("/redirect-to?url=\(to)&status_code=303"), method: "POST", body: "b"))
+            #expect(seeOther.method == "GET")
+            #expect(seeOther.bodyText == "")
+            let temporary = try await transport.echo(request(server.url("/redirect-to?url=\(to)&status_code=307"), method: "POST", body: "b"))
+            #expect(temporary.method == "POST")
+            #expect(temporary.bodyText == "b")
+        }
+    }
+
+    @Test func credentialsAreDroppedAcrossOriginsForTheRestOfTheChain() async throws {
+        try await withCurlTransport { first, transport in
+            let second = try await TestServer.start()
+            // first → second → back to first: Authorization must not reappear on the last hop.
+            let last = first.url("/anything/last")
+            let hop2 = second.url("/redirect-to?url=\(queryValue(last.absoluteString))")
+            let hop1 = first.url("/redirect-to?url=\(queryValue(hop2.absoluteString))")
+            let echo = try await transport.echo(request(hop1, headers: ["Authorization": "Bearer secret", "Cookie": "c=1", "X-Keep": "k"]))
+            #expect(echo.path == "/anything/last")
+            #expect(echo.header("Authorization") == nil)
+            #expect(echo.header("Cookie") == nil)
+            #expect(echo.header("X-Keep") == "k")
+            #expect(second.lastRequest?.value(for: "Authorization") == nil)
+            try await second.shutdown()
+        }
+    }
+
+    @Test func fileLocationsAreNotFollowed() async throws {
+        try await withCurlTransport { server, transport in
+            let (_, response) = try await transport.http(request(server.url("/redirect-to?url=\(queryValue("file:///etc/passwd"))")))
+            #expect(response.statusCode == 302)
+        }
+    }
+
+    // MARK: Failures
+
+    @Test func idleTimeoutIsTimedOut() async throws {
+        try await withCurlTransport { server, transport in
+            var slow = request(server.url("/delay/4"))
+            slow.timeoutInterval = 1
+            let started = ContinuousClock.now
+            let code = await urlErrorCode { _ = try await transport.data(for: slow) }
+            #expect(code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+    }
+
+    @Test func totalDeadlineIsTimedOut() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.totalDeadline = 0.5
+        try await withCurlTransport(configuration) { server, transport in
+            let code = await urlErrorCode { _ = try await transport.data(for: request(server.url("/delay/3"))) }
+            #expect(code == .timedOut)
+        }
+    }
+
+    @Test func refusedPortIsCannotConnectToHost() async throws {
+        try await withCurlTransport { _, transport in
+            let code = await urlErrorCode { _ = try await transport.data(for: request(URL(string: "http://127.0.0.1:1/")!)) }
+            #expect(code == .cannotConnectToHost)
+        }
+    }
+
+    @Test func unsupportedSchemesAreRefusedBeforeSending() async throws {
+        try await withCurlTransport { _, transport in
+            let code = await urlErrorCode { _ = try await transport.data(for: request(URL(string: "file:///etc/passwd")!)) }
+            #expect(code == .unsupportedURL)
+        }
+    }
+
+    @Test func closeAndTruncateMatchURLSessionOnThisPlatform() async throws {
+        try await withCurlTransport { server, transport in
+            let session = URLSession(configuration: .ephemeral)
+            for path in ["/close", "/truncate/1000"] {
+                let curl = await urlErrorCode { _ = try await transport.data(for: request(server.url(path))) }
+                let urlSession = await urlErrorCode { _ = try await session.data(for: request(server.url(path))) }
+                // FoundationNetworking reports a cut-short body as .unknown; Darwin and
+                // CurlTransport say .networkConnectionLost (see CurlError+URLError.swift).
+                let expected = urlSession == .unknown ? .networkConnectionLost : urlSession
+                #expect(curl == expected, "\(path): URLSession \(String(describing: urlSession))")
+            }
+            session.invalidateAndCancel()
+        }
+    }
+
+    @Test func controlCharactersInHeadersAreRefusedBeforeSending() async throws {
+        try await withCurlTransport { server, transport in
+            // FoundationNetworking's URLRequest silently drops a value holding CR or LF, so the
+            // characters that reach a transport are the other controls and non-token names.
+            await #expect(throws: RequestError.self) {
+                _ = try await transport.data(for: request(server.url("/get"), headers: ["X-Bad": "a\u{1}b"]))
+            }
+            await #expect(throws: RequestError.self) {
+                _ = try await transport.data(for: request(server.url("/get"), headers: ["Bad Name": "v"]))
+            }
+            #expect(server.requestCount == 0)
+        }
+    }
+
+    @Test func responseSizeLimitCountsDecodedBytes() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumResponseBytes = 100
+        try await withCurlTransport(configuration) { server, transport in
+            for path in ["/bytes/1000", "/stream-bytes/1000", "/gzip"] {
+                do {
+                    _ = try await transport.data(for: request(server.url(path)))
+                    Issue.record("\(path) passed the limit")
+                } catch let error as URLError {
+                    #expect(error.code == .dataLengthExceedsMaximum)
+                    #expect(CurlError.underlying(of: error)?.kind == .responseTooLarge)
+                }
+            }
+            let (atLimit, _) = try await transport.http(request(server.url("/bytes/100")))
+            #expect(atLimit.count == 100)
+        }
+    }
+
+    @Test func headerSizeLimitStopsTheExchange() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumHeaderBytes = 300
+        try await withCurlTransport(configuration) { server, transport in
+            let big = String(repeating: "v", count: 400)
+            do {
+                _ = try await transport.data(for: request(server.url("/response-headers?X-Big=\(big)")))
+                Issue.record("headers passed the limit")
+            } catch let error as URLError {
+                #expect(error.code == .dataLengthExceedsMaximum)
+                #expect(CurlError.underlying(of: error)?.kind == .headersTooLarge)
+            }
+        }
+    }
+
+    // MARK: Cancellation, shutdown, connections
+
+    @Test func cancellationThrowsCancelledAtOnceAndFreesTheHandle() async throws {
+        try await withCurlTransport { server, transport in
+            let task = Task { try await transport.data(for: request(server.url("/delay/10"))) }
+            try await Task.sleep(for: .milliseconds(200))
+            let started = ContinuousClock.now
+            task.cancel()
+            let code = await urlErrorCode { _ = try await task.value }
+            #expect(code == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(transport.statistics.running == 0)
+        }
+    }
+
+    @Test func cancellingManyInFlightReturnsEveryHandle() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 8
+        try await withCurlTransport(configuration) { server, transport in
+            let tasks = (0..<200).map { _ in Task { try await transport.data(for: request(server.url("/delay/10"))) } }
+            try await Task.sleep(for: .milliseconds(300))
+            for task in tasks { task.cancel() }
+            for task in tasks {
+                #expect(await urlErrorCode { _ = try await task.value } == .cancelled)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            let statistics = transport.statistics
+            #expect(statistics.running == 0)
+            #expect(statistics.idleHandles == statistics.liveHandles)
+        }
+    }
+
+    @Test func shutdownFailsRequestsInFlightWithATypedError() async throws {
+        try await withCurlTransport { server, transport in
+            let task = Task { try await transport.data(for: request(server.url("/delay/10"))) }
+            try await Task.sleep(for: .milliseconds(200))
+            transport.shutdown()
+            await #expect(throws: CurlError.transportShutDown) { _ = try await task.value }
+            await #expect(throws: CurlError.transportShutDown) { _ = try await transport.data(for: request(server.url("/get"))) }
+        }
+    }
+
+    @Test func connectionsAreReusedWithinThePerHostLimit() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 4
+        try await withCurlTransport(configuration) { server, transport in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<400 {
+                    group.addTask { try await transport.http(request(server.url("/get"))).1.statusCode }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(server.acceptedConnectionCount <= 4)
+        }
+    }
+
+    @Test func transportsCreatedAndDroppedInALoopShutDown() async throws {
+        let server = try await TestServer.start()
+        for _ in 0..<50 {
+            let transport = try CurlTransport()
+            _ = try await transport.data(for: request(server.url("/get")))
+            transport.shutdown()
+            await transport.awaitTermination()
+            #expect(transport.statistics.isTerminated)
+        }
+        try await server.shutdown()
+    }
+}
