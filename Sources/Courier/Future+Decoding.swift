@@ -24,4 +24,14 @@ extension Future where Value == Data {
     ) -> Future<T> {
         map { data in try decoder.decode(type, from: data) }
     }
+
+    /// ``decoded(as:using:)`` with the type inferred and a default `JSONDecoder`, in the shape of
+    /// a curried method so it chains as one step:
+    ///
+    /// ```swift
+    /// let loadProduct: @Sendable (Product.ID) -> Future<Product> = chain(loadData, to: Future<Data>.decoded)
+    /// ```
+    public func decoded<T: Decodable & Sendable>() -> Future<T> {
+        decoded(as: T.self, using: JSONDecoder())
+    }
 }

@@ -81,3 +81,13 @@ final class RecordingNetworking: Sendable {
         #expect(throws: RequestError.self) { try modified.validateForSending() }
     }
 }
+
+@Suite struct CurriedChainTests {
+    struct Product: Decodable, Sendable, Equatable { var id: Int }
+
+    @Test func chainsADataLoaderIntoFutureDecoded() async throws {
+        let loadData: @Sendable (Int) -> Future<Data> = { id in Future(value: Data(#"{"id":\#(id)}"#.utf8)) }
+        let loadProduct: @Sendable (Int) -> Future<Product> = chain(loadData, to: Future<Data>.decoded)
+        #expect(try await loadProduct(7).value == Product(id: 7))
+    }
+}
