@@ -6,11 +6,21 @@ import CourierCurl
 import Foundation
 import Testing
 
-/// The transports the shared suite runs on. Every transport-facing test takes one of these as
-/// its argument, so adding a transport here runs the whole suite on it.
-enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case urlSession
-    case curl
+/// The transports the shared suite runs on: every transport-facing test takes one as its
+/// argument, so adding a case to `Transport` runs the whole suite on it.
+typealias TransportKind = Transport
+
+extension Transport: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
+
+    /// The transports this run tests: the one `COURIER_TRANSPORT` names, or all of them when it
+    /// is unset. An invalid value yields none, and `ConfiguredTransportTests` fails naming it.
+    static var configured: [Transport] {
+        guard let value = ProcessInfo.processInfo.environment[environmentVariable], !value.isEmpty else {
+            return allCases
+        }
+        return (try? Transport(name: value)).map { [$0] } ?? []
+    }
 
     /// One transport per kind for the whole process, as an app would hold one.
     var networking: Networking {
@@ -19,8 +29,6 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .curl: { request in try await Self.sharedCurl.get().data(for: request) }
         }
     }
-
-    var testDescription: String { rawValue }
 
     /// Runs `body` with a transport of this kind that no other test shares, for tests whose
     /// assertions (connection counts) would be disturbed by other tests' traffic, and releases
@@ -40,4 +48,11 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     private static let sharedURLSession = URLSessionTransport()
     private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
+}
+
+@Suite struct ConfiguredTransportTests {
+    @Test func theConfiguredTransportIsValid() throws {
+        _ = try Transport(environment: ProcessInfo.processInfo.environment)
+        #expect(!Transport.configured.isEmpty)
+    }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The transport suite: every test server route through every transport, written once.
 @Suite(.testServer) struct TransportRouteTests {
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func getEchoesPathQueryAndHeaders(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/get?name=a%20b&n=1&n=2", on: server, headers: ["X-Courier": "yes"])
@@ -22,7 +22,7 @@ import Testing
         #expect(received.body.isEmpty)
     }
 
-    @Test(arguments: TransportKind.allCases, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"])
+    @Test(arguments: TransportKind.configured, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"])
     func anythingEchoesEveryMethodAndBody(_ transport: TransportKind, method: String) async throws {
         let server = try sharedServer()
         let body = Data("{\"method\":\"\(method)\"}".utf8)
@@ -36,7 +36,7 @@ import Testing
         #expect(received.headerValues("Content-Type") == ["application/json"])
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func binaryRequestBodiesArriveByteForByte(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let body = TestServer.deterministicBytes(count: 300_000, seed: 7)
@@ -45,7 +45,7 @@ import Testing
         #expect(try echo(data).bodyData == body)
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func headHasHeadersButNoBody(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("HEAD", "/get", on: server)
@@ -54,7 +54,7 @@ import Testing
         #expect(response.value(forHTTPHeaderField: "Content-Type")?.contains("json") == true)
     }
 
-    @Test(arguments: TransportKind.allCases, [200, 201, 202, 204, 400, 401, 403, 404, 418, 429, 500, 502, 503])
+    @Test(arguments: TransportKind.configured, [200, 201, 202, 204, 400, 401, 403, 404, 418, 429, 500, 502, 503])
     func statusCodesArriveAsResponses(_ transport: TransportKind, status: Int) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/status/\(status)", on: server)
@@ -62,7 +62,7 @@ import Testing
         #expect(data.isEmpty)
     }
 
-    @Test(arguments: TransportKind.allCases, [301, 302, 303, 307, 308])
+    @Test(arguments: TransportKind.configured, [301, 302, 303, 307, 308])
     func redirectStatusesAreFollowed(_ transport: TransportKind, status: Int) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/status/\(status)", on: server)
@@ -71,7 +71,7 @@ import Testing
         #expect(try echo(data).path == "/get")
     }
 
-    @Test(arguments: TransportKind.allCases, [0, 1, 1024, 1_000_000])
+    @Test(arguments: TransportKind.configured, [0, 1, 1024, 1_000_000])
     func bytesAreDeterministic(_ transport: TransportKind, count: Int) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/bytes/\(count)", on: server)
@@ -80,7 +80,7 @@ import Testing
         #expect(response.value(forHTTPHeaderField: "Content-Length") == "\(count)")
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func chunkedBodiesAreReassembled(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/stream-bytes/250000?chunk_size=4096", on: server)
@@ -89,7 +89,7 @@ import Testing
         #expect(data == TestServer.deterministicBytes(count: 250_000))
     }
 
-    @Test(arguments: TransportKind.allCases, ["/gzip", "/deflate"])
+    @Test(arguments: TransportKind.configured, ["/gzip", "/deflate"])
     func compressedBodiesAreDecoded(_ transport: TransportKind, path: String) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", path, on: server)
@@ -97,7 +97,7 @@ import Testing
         #expect(try echo(data).path == path)
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func requestHeadersAreSentAsGiven(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, _) = try await transport.send("GET", "/headers", on: server, headers: ["X-One": "1", "X-Spaces": "a  b\tc"])
@@ -108,7 +108,7 @@ import Testing
         #expect(values["host"] == "127.0.0.1:\(server.port)")
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func repeatedResponseHeadersAreJoined(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (_, response) = try await transport.send("GET", "/response-headers?X-Multi=one&X-Multi=two&X-Single=x", on: server)
@@ -116,7 +116,7 @@ import Testing
         #expect(response.value(forHTTPHeaderField: "x-single") == "x")
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func redirectChainsEndAtTheFinalURL(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         for path in ["/redirect/3", "/absolute-redirect/2", "/relative-redirect/1"] {
@@ -127,7 +127,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases, [(303, "GET", false), (302, "GET", false), (301, "GET", false), (307, "POST", true), (308, "POST", true)])
+    @Test(arguments: TransportKind.configured, [(303, "GET", false), (302, "GET", false), (301, "GET", false), (307, "POST", true), (308, "POST", true)])
     func redirectsAfterPostFollowURLSessionsRules(_ transport: TransportKind, rule: (status: Int, method: String, keepsBody: Bool)) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("POST", "/redirect-to?url=/anything&status_code=\(rule.status)", on: server,
@@ -139,7 +139,7 @@ import Testing
         #expect(received.bodyText == (keepsBody ? "payload" : ""))
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func delayWithinTheTimeoutSucceeds(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/delay/0.2", on: server, timeout: 5)
@@ -147,7 +147,7 @@ import Testing
         #expect(try echo(data).path == "/delay/0.2")
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func serverCookiesAreNotStoredByDefault(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (data, response) = try await transport.send("GET", "/cookies/set?flavour=oat", on: server)
@@ -157,7 +157,7 @@ import Testing
         #expect(cookies["cookies"] == [:])
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func basicAuthChallengeIsAResponseAndCredentialsPass(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (_, challenge) = try await transport.send("GET", "/basic-auth/ada/secret", on: server)
@@ -170,7 +170,7 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self).contains("\"user\""))
     }
 
-    @Test(arguments: TransportKind.allCases)
+    @Test(arguments: TransportKind.configured)
     func unknownPathsAre404(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (_, response) = try await transport.send("GET", "/no/such/route", on: server)

@@ -1,0 +1,78 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+
+/// Names one of Courier's transports, so the choice can come from configuration.
+///
+/// ```swift
+/// // COURIER_TRANSPORT=curl ./MyService
+/// let transport = try Transport(environment: ProcessInfo.processInfo.environment)
+/// let client = APIClient(baseURL: baseURL, networking: try transport.makeNetworking())
+/// ```
+///
+/// The switch lives beside the libcurl transport because choosing it means linking it: depend on
+/// the `CourierCurl` product to use either.
+public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// `URLSessionTransport` (FoundationNetworking on Linux).
+    case urlSession = "urlsession"
+    /// `CurlTransport`, on libcurl's multi interface.
+    case curl
+
+    /// The environment variable read by ``init(environment:)``: `COURIER_TRANSPORT`.
+    public static let environmentVariable = "COURIER_TRANSPORT"
+
+    /// The transport used when nothing is configured: ``urlSession``, Foundation's own, so that
+    /// adopting Courier changes nothing on the wire until a team opts into ``curl``.
+    public static let `default` = Transport.urlSession
+
+    /// Reads ``environmentVariable`` from `environment`; unset or empty means ``default``.
+    ///
+    /// - Throws: ``TransportSelectionError`` naming the value and the accepted values when the
+    ///   variable holds anything else: a misspelt name never falls back silently.
+    public init(environment: [String: String]) throws(TransportSelectionError) {
+        guard let value = environment[Self.environmentVariable], !value.isEmpty else {
+            self = .default
+            return
+        }
+        try self.init(name: value, source: Self.environmentVariable)
+    }
+
+    /// Parses a transport name, ignoring letter case: `curl` or `urlsession`.
+    ///
+    /// - Parameter source: Where the name came from, quoted in the error (a flag, a file).
+    public init(name: String, source: String = "transport") throws(TransportSelectionError) {
+        guard let transport = Transport(rawValue: name.lowercased()) else {
+            throw TransportSelectionError(value: name, source: source)
+        }
+        self = transport
+    }
+
+    /// Creates a new transport of this kind and returns it as a ``Courier/Networking`` value,
+    /// which keeps the transport alive.
+    public func makeNetworking(
+        urlSession: URLSessionTransport.Configuration = .init(),
+        curl: CurlTransport.Configuration = .init()
+    ) throws -> Networking {
+        switch self {
+        case .urlSession: URLSessionTransport(configuration: urlSession).networking
+        case .curl: try CurlTransport(configuration: curl).networking
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// A transport name that is not one of Courier's.
+public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The value that was given.
+    public var value: String
+    /// Where it came from, e.g. `COURIER_TRANSPORT`.
+    public var source: String
+
+    public var description: String {
+        let accepted = Transport.allCases.map(\.rawValue).joined(separator: ", ")
+        return "\(source)=\(value.debugDescription) is not a transport; accepted values: \(accepted) (unset means \(Transport.default))"
+    }
+}
