@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierParity", targets: ["CourierParity"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier", targets: ["courier"]),
     ],
@@ -34,15 +35,30 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurl"]),
+        .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
         .systemLibrary(
             name: "CZlib",
             path: "Modules/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CBrotli",
+            path: "Modules/CBrotli",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            path: "Modules/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(
             name: "CourierTestServer",
             dependencies: [
                 "CZlib",
+                "CBrotli",
+                "CZstd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -52,6 +68,10 @@ let package = Package(
             name: "courier",
             dependencies: ["Courier", "CourierTestServer"]
         ),
+        // Measurement tools, never products: a quick benchmark (scripts/quickbench) and a
+        // synchronous-main probe that valgrind can run (scripts/valgrind-probe).
+        .executableTarget(name: "courier-quickbench", dependencies: ["Courier", "CourierCurl", "CourierTestServer"]),
+        .executableTarget(name: "courier-valgrind-probe", dependencies: ["CourierCurl", "CourierTestServer"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
@@ -62,6 +82,10 @@ let package = Package(
         .testTarget(
             name: "CourierTransportTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
+        ),
+        .testTarget(
+            name: "CourierParityTests",
+            dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

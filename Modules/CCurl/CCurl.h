@@ -45,6 +45,11 @@ static inline CURLcode ccurl_easy_setopt_write_callback(CURL *easy, CURLoption o
     return curl_easy_setopt(easy, option, value);
 }
 
+/// CURLOPT_XFERINFOFUNCTION.
+static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *easy, CURLoption option, curl_xferinfo_callback value) {
+    return curl_easy_setopt(easy, option, value);
+}
+
 // MARK: - curl_multi_setopt
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {

@@ -21,6 +21,12 @@ enum Curl {
         UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
     ) -> Int
 
+    /// The signature libcurl calls for CURLOPT_XFERINFOFUNCTION: context, bytes to download,
+    /// downloaded, to upload, uploaded; non-zero aborts the transfer.
+    typealias ProgressCallback = @convention(c) (
+        UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t
+    ) -> Int32
+
     /// `CURL_ERROR_SIZE`: the buffer CURLOPT_ERRORBUFFER writes into.
     static let errorBufferSize = Int(ccurl_error_size)
 
@@ -147,6 +153,9 @@ enum Curl {
         static let timeoutMilliseconds = EasyOption(CURLOPT_TIMEOUT_MS, "CURLOPT_TIMEOUT_MS")
         static let lowSpeedLimit = EasyOption(CURLOPT_LOW_SPEED_LIMIT, "CURLOPT_LOW_SPEED_LIMIT")
         static let lowSpeedTime = EasyOption(CURLOPT_LOW_SPEED_TIME, "CURLOPT_LOW_SPEED_TIME")
+        static let noProgress = EasyOption(CURLOPT_NOPROGRESS, "CURLOPT_NOPROGRESS")
+        static let progressFunction = EasyOption(CURLOPT_XFERINFOFUNCTION, "CURLOPT_XFERINFOFUNCTION")
+        static let progressData = EasyOption(CURLOPT_XFERINFODATA, "CURLOPT_XFERINFODATA")
     }
 
     /// `CURL_NETRC_IGNORED`: never read `~/.netrc`.
@@ -197,6 +206,10 @@ enum Curl {
 
     static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: WriteCallback) throws(CurlError) {
         try check(ccurl_easy_setopt_write_callback(easy, option.value, value), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: ProgressCallback) throws(CurlError) {
+        try check(ccurl_easy_setopt_xferinfo_callback(easy, option.value, value), option)
     }
 
     private static func check(_ code: CURLcode, _ option: EasyOption) throws(CurlError) {

@@ -82,6 +82,10 @@ final class CurlEasyHandle {
         try Curl.set(easy, .writeData, pointer: context)
         try Curl.set(easy, .headerFunction, callback: CurlTransfer.headerCallback)
         try Curl.set(easy, .headerData, pointer: context)
+        try Curl.set(easy, .noProgress, 0)
+        try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
+        try Curl.set(easy, .progressData, pointer: context)
+        transfer.startIdleClock()
         transfer.easy = easy
     }
 }

@@ -13,8 +13,10 @@ extension CurlError {
     /// event, so callers can switch on it. Rows that differ from FoundationNetworking say so.
     /// `osErrno` is `CURLINFO_OS_ERRNO`, which FoundationNetworking consults first.
     static func urlErrorCode(curlCode: Int, osErrno: Int32) -> URLError.Code {
-        // FoundationNetworking checks a refused connect before the CURLcode; so do we.
-        if osErrno == ECONNREFUSED { return .cannotConnectToHost }
+        // FoundationNetworking checks the errno before the CURLcode, on fresh handles. Ours are
+        // pooled, and CURLINFO_OS_ERRNO survives curl_easy_reset: a handle once refused kept
+        // reporting ECONNREFUSED, so an empty reply on a later transfer came out as
+        // .cannotConnectToHost. The errno is only trusted for a failed connect.
         switch curlCode {
         case Curl.Code.unsupportedProtocol: return .unsupportedURL
         case Curl.Code.urlMalformat: return .badURL

@@ -55,6 +55,10 @@ final class CurlEventLoop: @unchecked Sendable {
         let multi = try Curl.multiInit()
         do {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
+            // libcurl's default cache size is 4 × the easy handles currently added, so it shrinks
+            // whenever the load dips, closes idle connections, and the next burst opens new ones:
+            // 2,000 requests saw 7 connections with a limit of 6. A fixed size keeps them.
+            try Curl.set(multi, .maxConnects, Self.connectionCacheSize(configuration))
         } catch {
             Curl.multiCleanup(multi)
             throw error
@@ -66,6 +70,11 @@ final class CurlEventLoop: @unchecked Sendable {
         let thread = Thread { [self] in self.run() }
         thread.name = "CourierCurl"
         thread.start()
+    }
+
+    /// Idle connections kept for reuse: a full set for a handful of hosts.
+    static func connectionCacheSize(_ configuration: CurlTransport.Configuration) -> Int {
+        max(1, configuration.maximumConnectionsPerHost) * 8
     }
 
     // MARK: - Any thread
@@ -199,6 +208,8 @@ final class CurlEventLoop: @unchecked Sendable {
             outcome = .success(entry.transfer.takeExchange())
         } else if let limit = entry.transfer.exceededLimit {
             outcome = .failure(limit.urlError(code: .dataLengthExceedsMaximum, url: entry.transfer.plan.url))
+        } else if let idle = entry.transfer.idleTimedOut {
+            outcome = .failure(idle.urlError(code: .timedOut, url: entry.transfer.plan.url))
         } else {
             let osErrno = Curl.osErrno(easy)
             let error = CurlError(

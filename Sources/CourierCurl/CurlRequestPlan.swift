@@ -22,8 +22,13 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: `Name: value`, `Name;` for an empty value,
     /// `Name:` to suppress one of libcurl's own headers.
     var headerLines: [String]
-    /// URLSession's `timeoutInterval`: the longest silence allowed, in whole seconds, enforced
-    /// with `CURLOPT_LOW_SPEED_TIME` below 1 byte/s.
+    /// URLSession's `timeoutInterval`: the longest silence allowed. Enforced by the progress
+    /// callback (``CurlTransfer/idleTimeout``), to within libcurl's one-second progress tick.
+    var idleTimeout: Duration
+    /// The same in whole seconds, rounded up, for `CURLOPT_LOW_SPEED_TIME` below 1 byte/s: a
+    /// backstop that also makes libcurl wake its loop at least once a second while idle, so the
+    /// progress callback runs. On its own it would fire late, since libcurl averages the speed
+    /// over the last five seconds: a server stalling after a burst went unnoticed for ~6 s.
     var idleTimeoutSeconds: Int
     var connectTimeoutMilliseconds: Int
     /// What is left of ``CurlTransport/Configuration/totalDeadline``; nil for no limit.
@@ -63,6 +68,7 @@ extension CurlRequestPlan {
             configuration: configuration
         )
         let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        idleTimeout = .milliseconds(Self.milliseconds(interval))
         idleTimeoutSeconds = max(1, Int(interval.rounded(.up)))
         let connect = min(configuration.connectTimeout, interval)
         connectTimeoutMilliseconds = Self.milliseconds(connect)

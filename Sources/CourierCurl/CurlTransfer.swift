@@ -40,6 +40,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var hasReservedBody = false
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
+    /// Set when the progress callback stopped the transfer after ``CurlRequestPlan/idleTimeout``
+    /// without a byte in either direction.
+    private(set) var idleTimedOut: CurlError?
+    private var lastActivity = ContinuousClock.now
+    private var bytesMoved: Int64 = 0
 
     init(id: TransferID, plan: CurlRequestPlan, configuration: CurlTransport.Configuration) {
         self.id = id
@@ -85,6 +90,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Copies one header line. Only bytes are copied here; parsing waits for the awaiting task.
     /// A status line starts a new block, so interim responses (100 Continue) are dropped.
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        lastActivity = ContinuousClock.now
         headerByteCount += line.count
         guard headerByteCount <= maximumHeaderBytes else {
             exceededLimit = CurlError(
@@ -101,8 +107,35 @@ final class CurlTransfer: @unchecked Sendable {
         return line.count
     }
 
+    /// Called when the handle is configured: connecting counts as silence too, as it does for
+    /// URLSession's `timeoutInterval`.
+    func startIdleClock() {
+        lastActivity = ContinuousClock.now
+        bytesMoved = 0
+    }
+
+    /// Progress from libcurl (at least once a second while idle, thanks to the low-speed
+    /// backstop): any bytes moved since the last call restart the idle clock; silence longer
+    /// than the plan's idle timeout stops the transfer. Returns non-zero to abort.
+    func progress(downloaded: Int64, uploaded: Int64) -> Int32 {
+        let now = ContinuousClock.now
+        let moved = downloaded &+ uploaded
+        if moved != bytesMoved {
+            bytesMoved = moved
+            lastActivity = now
+            return 0
+        }
+        guard now - lastActivity > plan.idleTimeout else { return 0 }
+        idleTimedOut = CurlError(
+            kind: .transfer, curlCode: Curl.Code.operationTimedOut,
+            message: "no data received or sent for \(plan.idleTimeout)"
+        )
+        return 1
+    }
+
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = ContinuousClock.now
         if !hasReservedBody {
             hasReservedBody = true
             // Content-Length counts encoded bytes; for an identity body it is exact, for a
@@ -129,6 +162,13 @@ final class CurlTransfer: @unchecked Sendable {
         guard let context else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
         return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    /// CURLOPT_XFERINFOFUNCTION; `context` is the unretained transfer.
+    static let progressCallback: Curl.ProgressCallback = { context, _, downloaded, _, uploaded in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
     }
 
     /// CURLOPT_HEADERFUNCTION; `context` is the unretained transfer.

@@ -42,6 +42,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case discardingBody(responseWritten: EventLoopFuture<Void>)
         case delaying(Scheduled<Void>)
         case sending(Transfer)
+        /// Holding the connection open without answering (`/never`, or after a stalled body).
+        case silent
         case closing
     }
 
@@ -68,7 +70,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             case .discardingBody(let written):
                 state = .closing
                 written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-            case .idle, .delaying, .sending, .closing:
+            case .idle, .delaying, .sending, .silent, .closing:
                 break
             }
         }
@@ -142,6 +144,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case .closeConnection:
             state = .closing
             context.close(promise: nil)
+        case .neverAnswer:
+            state = .silent
         }
     }
 
@@ -149,7 +153,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private func start(_ reply: Reply, for exchange: Exchange, context: ChannelHandlerContext) {
         var headers = reply.headers
-        var closesConnection = !exchange.keepAlive
+        var closesConnection = !exchange.keepAlive || server.closesEveryConnection
         switch reply.framing {
         case .contentLength:
             headers.replaceOrAdd(name: "Content-Length", value: "\(reply.body.count)")
@@ -161,6 +165,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case .truncated(let declaredLength):
             headers.replaceOrAdd(name: "Content-Length", value: "\(declaredLength)")
             closesConnection = true
+        case .stalled(let declaredLength):
+            headers.replaceOrAdd(name: "Content-Length", value: "\(declaredLength)")
         }
         if closesConnection {
             headers.replaceOrAdd(name: "Connection", value: "close")
@@ -195,6 +201,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {
+        if case .stalled = transfer.reply.framing, !transfer.exchange.isHead {
+            // No `.end` and no close: the client is left waiting for the rest.
+            state = .silent
+            context.flush()
+            return
+        }
         let written: EventLoopFuture<Void>
         if case .truncated = transfer.reply.framing, !transfer.exchange.isHead {
             // No `.end`: the response must stay short of its Content-Length. The empty write only

@@ -13,11 +13,15 @@ struct Reply: Sendable {
         /// ``DeterministicBytes``, produced `chunkSize` bytes at a time so large bodies are
         /// generated as the socket drains instead of all up front.
         case deterministic(count: Int, seed: UInt64, chunkSize: Int)
+        /// `chunk` again and again, forever: only for ``Framing/chunked``, where no length is
+        /// announced. Written as the socket drains, so it costs the server no memory.
+        case endless(chunk: ByteBuffer)
 
         var count: Int {
             switch self {
             case .buffer(let buffer): buffer.readableBytes
             case .deterministic(let count, _, _): count
+            case .endless: Int.max
             }
         }
 
@@ -30,6 +34,8 @@ struct Reply: Sendable {
             case .deterministic(let count, let seed, let chunkSize):
                 let length = min(max(chunkSize, 1), count - offset)
                 return DeterministicBytes.buffer(count: length, offset: offset, seed: seed, allocator: allocator)
+            case .endless(let chunk):
+                return chunk.readableBytes > 0 ? chunk : nil
             }
         }
     }
@@ -43,6 +49,9 @@ struct Reply: Sendable {
         /// Announces `declaredLength` bytes, sends only the body, then closes the connection
         /// without finishing the response.
         case truncated(declaredLength: Int)
+        /// Announces `declaredLength` bytes, sends only the body, then says nothing more and
+        /// keeps the connection open: a server stalled mid-body.
+        case stalled(declaredLength: Int)
     }
 
     var status: HTTPResponseStatus

@@ -8,4 +8,7 @@ enum RouteAction: Sendable {
     case delayed(TimeAmount, Reply)
     /// Close the connection without writing a byte.
     case closeConnection
+    /// Never answer: keep the connection open, reading and ignoring whatever comes, until the
+    /// client leaves or the server shuts down.
+    case neverAnswer
 }

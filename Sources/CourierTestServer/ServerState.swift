@@ -17,6 +17,13 @@ final class ServerState: Sendable {
 
     private let storage = Mutex(Storage())
 
+    /// Every response carries `Connection: close` and its connection closes after it.
+    let closesEveryConnection: Bool
+
+    init(closesEveryConnection: Bool = false) {
+        self.closesEveryConnection = closesEveryConnection
+    }
+
     var acceptedConnectionCount: Int { storage.withLock { $0.acceptedConnectionCount } }
     var requestCount: Int { storage.withLock { $0.requestCount } }
     var lastRequest: RecordedRequest? { storage.withLock { $0.lastRequest } }

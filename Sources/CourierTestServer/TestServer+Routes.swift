@@ -19,15 +19,23 @@ extension TestServer {
         Route("/relative-redirect/{count}", relativeRedirect),
         Route("/absolute-redirect/{count}", absoluteRedirect),
         Route("/redirect-to", redirectTo),
+        Route("/redirect-loop", { _ in .reply(.empty(.found, headers: ["Location": "/redirect-loop"])) }),
         // Bodies and timing
         Route("/bytes/{count}", bytes),
         Route("/stream-bytes/{count}", streamBytes),
         Route("/gzip", gzip),
         Route("/deflate", deflate),
+        Route("/brotli", brotli),
+        Route("/zstd", zstd),
         Route("/delay/{seconds}", delay),
         // Faults
         Route("/close", { _ in .closeConnection }),
         Route("/truncate/{count}", truncate),
+        Route("/never", { _ in .neverAnswer }),
+        Route("/stall/{count}", stall),
+        Route("/infinite", infinite),
+        Route("/gzip-bomb/{mib}", gzipBomb),
+        Route("/many-headers/{count}", manyHeaders),
     ]
 
     /// The action for `request`, received on the listener at `baseURL`.

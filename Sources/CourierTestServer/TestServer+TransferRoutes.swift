@@ -39,11 +39,19 @@ extension TestServer {
     }
 
     static func gzip(_ request: RouteRequest) -> RouteAction {
-        compressed(request, format: .gzip, encoding: "gzip")
+        compressed(request, encoding: "gzip") { Gzip.compress($0, format: .gzip) }
     }
 
     static func deflate(_ request: RouteRequest) -> RouteAction {
-        compressed(request, format: .zlib, encoding: "deflate")
+        compressed(request, encoding: "deflate") { Gzip.compress($0, format: .zlib) }
+    }
+
+    static func brotli(_ request: RouteRequest) -> RouteAction {
+        compressed(request, encoding: "br", Brotli.compress)
+    }
+
+    static func zstd(_ request: RouteRequest) -> RouteAction {
+        compressed(request, encoding: "zstd", Zstd.compress)
     }
 
     static func delay(_ request: RouteRequest) -> RouteAction {
@@ -74,9 +82,11 @@ extension TestServer {
         return UInt64(text)
     }
 
-    private static func compressed(_ request: RouteRequest, format: Gzip.Format, encoding: String) -> RouteAction {
+    private static func compressed(
+        _ request: RouteRequest, encoding: String, _ compress: ([UInt8]) -> [UInt8]?
+    ) -> RouteAction {
         let echo = Echo(request.recorded, method: request.method)
-        guard let json = Reply.encodeJSON(echo), let body = Gzip.compress(json, format: format) else {
+        guard let json = Reply.encodeJSON(echo), let body = compress(json) else {
             return .reply(.error(.internalServerError, "compression failed"))
         }
         let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": encoding]

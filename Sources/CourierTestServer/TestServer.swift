@@ -14,7 +14,8 @@ import NIOPosix
 /// ```
 ///
 /// It listens on 127.0.0.1 and a port the system picks, so tests can run in parallel, and it
-/// keeps connections alive so tests can count reuse with ``acceptedConnectionCount``.
+/// keeps connections alive so tests can count reuse with ``acceptedConnectionCount`` (unless
+/// started with `closeEveryConnection: true`).
 ///
 /// ## Routes
 /// - `/get`, `/anything`, `/anything/…` (any method): 200 with an ``Echo`` as JSON.
@@ -35,6 +36,14 @@ import NIOPosix
 /// - `/basic-auth/{user}/{password}`: 200 `{"authenticated": true, "user": …}` or 401.
 /// - `/close`: closes the connection without answering. `/truncate/{n}`: announces `n` bytes,
 ///   sends `n / 2`, closes.
+/// - `/never`: reads the request and never answers, holding the connection open until the
+///   client leaves or the server shuts down. `/stall/{n}`: `Content-Length: 2n`, `n` bytes, then
+///   silence on an open connection. `/infinite`: a chunked body of zeros that never ends,
+///   written only as fast as the socket drains.
+/// - `/gzip-bomb/{mib}`: gzip that inflates to `mib` MiB of zeros (1...1024), generated once
+///   per size and cached. `/brotli`, `/zstd`: an ``Echo`` with `Content-Encoding: br` / `zstd`.
+/// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).
+/// - `/redirect-loop`: a 302 to itself, for ever.
 /// - Anything else: 404 `{"error": "not found"}`.
 ///
 /// `HEAD` works on every route and gets the headers `GET` would. Request bodies over 64 MiB
@@ -68,10 +77,16 @@ public final class TestServer: Sendable {
 
     /// Starts a server listening on `host`, by default 127.0.0.1 on an ephemeral port (port 0).
     ///
+    /// - Parameter closeEveryConnection: Answer every request with `Connection: close` and close
+    ///   its connection afterwards, so each request costs a client a new TCP connection.
     /// - Throws: ``TestServerError`` for a port outside `0...65535`, or NIO's error if binding fails.
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestServer {
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        closeEveryConnection: Bool = false
+    ) async throws -> TestServer {
         guard (0...65535).contains(port) else { throw TestServerError.invalidPort(port) }
-        let state = ServerState()
+        let state = ServerState(closesEveryConnection: closeEveryConnection)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)

@@ -329,3 +329,70 @@ struct CurlTransportTests {
         try await server.shutdown()
     }
 }
+
+@Suite("CurlTransport under load and cancellation")
+struct CurlTransportHardeningTests {
+    @Test func cancellingFiveHundredInFlightReturnsEveryHandleToThePool() async throws {
+        try await withCurlTransport { server, transport in
+            let tasks = (0..<500).map { index in
+                Task { try await transport.data(for: request(server.url("/never?i=\(index)"))) }
+            }
+            // Every transfer is in libcurl (6 on connections, the rest waiting for one).
+            let started = await pollUntil { transport.statistics.running == 500 }
+            #expect(started, "running: \(transport.statistics.running)")
+            for task in tasks { task.cancel() }
+            for task in tasks {
+                #expect(await urlErrorCode { _ = try await task.value } == .cancelled)
+            }
+            let returned = await pollUntil {
+                let statistics = transport.statistics
+                return statistics.running == 0 && statistics.idleHandles == statistics.liveHandles
+            }
+            #expect(returned, "\(transport.statistics)")
+            // The pool keeps at most its idle maximum; the other handles were cleaned up.
+            #expect(transport.statistics.liveHandles <= max(16, transport.configuration.maximumConnectionsPerHost * 4))
+        }
+    }
+
+    @Test func aSmallerHeaderCapStopsTwoThousandHeaders() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumHeaderBytes = 8 << 10
+        try await withCurlTransport(configuration) { server, transport in
+            do {
+                _ = try await transport.data(for: request(server.url("/many-headers/2000")))
+                Issue.record("2,000 headers passed an 8 KiB cap")
+            } catch let error as URLError {
+                #expect(error.code == .dataLengthExceedsMaximum)
+                #expect(CurlError.underlying(of: error)?.kind == .headersTooLarge)
+            }
+            // Under the default 256 KiB cap the same response arrives whole.
+            let defaults = try CurlTransport()
+            let (_, response) = try await defaults.http(request(server.url("/many-headers/2000")))
+            #expect(response.allHeaderFields.count >= 2000)
+            defaults.shutdown()
+        }
+    }
+
+    @Test func aGzipBombStopsAtTheLimitInBoundedTime() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumResponseBytes = 1 << 20
+        try await withCurlTransport(configuration) { server, transport in
+            // 64 MiB decoded: the write callback refuses the first chunk past 1 MiB, so neither
+            // memory nor time grows with the bomb.
+            let started = ContinuousClock.now
+            let code = await urlErrorCode { _ = try await transport.data(for: request(server.url("/gzip-bomb/64"))) }
+            #expect(code == .dataLengthExceedsMaximum)
+            #expect(ContinuousClock.now - started < .seconds(20))
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds or 5 s pass.
+func pollUntil(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}

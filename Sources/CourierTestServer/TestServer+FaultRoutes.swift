@@ -1,0 +1,75 @@
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+// Routes that misbehave on purpose: silence, endless or explosive bodies, oversized headers.
+extension TestServer {
+    static func stall(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumGeneratedBodySize / 2) else {
+            return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize / 2)"))
+        }
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .deterministic(count: count, seed: 0, chunkSize: Reply.defaultChunkSize),
+                framing: .stalled(declaredLength: 2 * count)
+            )
+        )
+    }
+
+    static func infinite(_ request: RouteRequest) -> RouteAction {
+        let chunk = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .endless(chunk: chunk),
+                framing: .chunked
+            )
+        )
+    }
+
+    static func gzipBomb(_ request: RouteRequest) -> RouteAction {
+        guard let mebibytes = request.integer("mib", in: 1...1024) else {
+            return .reply(.badRequest("mib must be 1...1024"))
+        }
+        guard let body = GzipBombCache.shared.bomb(mebibytes: mebibytes) else {
+            return .reply(.error(.internalServerError, "compression failed"))
+        }
+        let headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Content-Encoding": "gzip"]
+        return .reply(Reply(status: .ok, headers: headers, body: .buffer(body)))
+    }
+
+    static func manyHeaders(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...100_000) else {
+            return .reply(.badRequest("count must be 0...100000"))
+        }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(count + 2)
+        for index in 0..<count {
+            headers.add(name: "X-Header-\(index)", value: "value-\(index)")
+        }
+        return .reply(.empty(.ok, headers: headers))
+    }
+}
+
+/// Gzip bombs by size, compressed once per process: a 1 GiB bomb takes seconds of zlib time and
+/// is only ~1 MiB, so every later request (and every server) shares the bytes.
+private final class GzipBombCache: Sendable {
+    static let shared = GzipBombCache()
+
+    private let bombs = Mutex<[Int: ByteBuffer]>([:])
+
+    func bomb(mebibytes: Int) -> ByteBuffer? {
+        if let cached = bombs.withLock({ $0[mebibytes] }) { return cached }
+        // Compressed outside the lock; two first requests racing both compress, one result wins.
+        guard let bytes = Gzip.compressedZeros(count: mebibytes << 20) else { return nil }
+        let buffer = ByteBuffer(bytes: bytes)
+        return bombs.withLock { bombs in
+            if let existing = bombs[mebibytes] { return existing }
+            bombs[mebibytes] = buffer
+            return buffer
+        }
+    }
+}

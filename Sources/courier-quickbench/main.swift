@@ -1,0 +1,167 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Requests/s and CPU per request for small GETs (13–64-byte bodies) through URLSessionTransport
+// and CurlTransport against the embedded server, at 1 and 64 in flight. Rounds alternate the
+// transports so drift (thermal, other load) hits both alike; the table shows medians.
+// A figure printer, not a test: run it with scripts/quickbench (release build).
+//
+// CPU is per-thread on-CPU time from /proc/self/task/*/schedstat (nanoseconds), split into the
+// embedded server's threads (SwiftNIO names them "NIO-…") and everything else (the client:
+// transport threads, the cooperative pool, URLSession's queues). getrusage would mix the two.
+
+struct Measurement {
+    var requestsPerSecond: Double
+    var clientMicrosecondsPerRequest: Double
+    var serverMicrosecondsPerRequest: Double
+}
+
+enum Kind: String, CaseIterable {
+    case urlSession = "URLSession"
+    case curl = "Curl"
+}
+
+/// On-CPU nanoseconds of this process's live threads, split by whether SwiftNIO owns the thread.
+/// Threads that exit during a measurement are lost, so transports stay alive across rounds.
+func threadCPU() -> (client: UInt64, server: UInt64) {
+    var client: UInt64 = 0
+    var server: UInt64 = 0
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    for tid in tasks {
+        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/schedstat", encoding: .utf8),
+              let first = stat.split(separator: " ").first, let nanoseconds = UInt64(first) else { continue }
+        let name = (try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)) ?? ""
+        if name.hasPrefix("NIO-") { server += nanoseconds } else { client += nanoseconds }
+    }
+    return (client, server)
+}
+
+/// Sends `count` GETs with `width` in flight; the bodies cycle through 13…64 bytes and each is
+/// checked, so a transport cannot look fast by failing.
+func measure(_ networking: @escaping Networking, urls: [URL], count: Int, width: Int) async throws -> Measurement {
+    let cpuBefore = threadCPU()
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        func add() {
+            let url = urls[next % urls.count]
+            let expected = 13 + next % urls.count
+            next += 1
+            group.addTask {
+                let (data, _) = try await networking(URLRequest(url: url))
+                guard data.count == expected else { throw URLError(.cannotParseResponse) }
+            }
+        }
+        while next < min(width, count) { add() }
+        while try await group.next() != nil {
+            if next < count { add() }
+        }
+    }
+    let elapsed = start.duration(to: .now)
+    let cpuAfter = threadCPU()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let perRequest = { (before: UInt64, after: UInt64) in Double(after &- before) / 1000 / Double(count) }
+    return Measurement(
+        requestsPerSecond: Double(count) / seconds,
+        clientMicrosecondsPerRequest: perRequest(cpuBefore.client, cpuAfter.client),
+        serverMicrosecondsPerRequest: perRequest(cpuBefore.server, cpuAfter.server)
+    )
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count.isMultiple(of: 2)
+        ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        : sorted[sorted.count / 2]
+}
+
+func format(_ value: Double, _ width: Int, decimals: Int = 0) -> String {
+    let text = String(format: "%.\(decimals)f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+func run(rounds: Int, scale: Double, only: Kind?) async throws {
+    let server = try await TestServer.start()
+    let curl = try CurlTransport()
+    let urlSession = URLSessionTransport()
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking)]
+        .filter { only == nil || $0.0 == only }
+    let urls = (13...64).map { server.url("/bytes/\($0)") }
+    // Counts sized for roughly a second per cell on a 2-core machine.
+    let counts = [1: max(52, Int(2_000 * scale)), 64: max(520, Int(10_000 * scale))]
+
+    // Warm-up: connections open, handles pooled, code paged in.
+    for (_, networking) in transports {
+        _ = try await measure(networking, urls: urls, count: 500, width: 64)
+    }
+
+    var results: [String: [Measurement]] = [:]
+    for round in 0..<rounds {
+        // Alternate which transport goes first, so neither always runs on a warmer process.
+        let ordered = round.isMultiple(of: 2) ? transports : transports.reversed()
+        for width in [1, 64] {
+            for (kind, networking) in ordered {
+                let count = counts[width] ?? 1_000
+                let measurement = try await measure(networking, urls: urls, count: count, width: width)
+                results["\(kind.rawValue)/\(width)", default: []].append(measurement)
+            }
+        }
+    }
+
+    print("small GETs (13–64-byte bodies), embedded server on 127.0.0.1, \(rounds) interleaved rounds, medians")
+    print("CPU µs/request: client = all threads but the server's; server = SwiftNIO's threads")
+    print("transport   in flight    req/s   (min–max)        client µs/req  server µs/req")
+    for width in [1, 64] {
+        for kind in Kind.allCases where only == nil || kind == only {
+            let cells = results["\(kind.rawValue)/\(width)"] ?? []
+            let rates = cells.map(\.requestsPerSecond)
+            print(
+                kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
+                format(Double(width), 9),
+                format(median(rates), 9),
+                "  (\(format(rates.min() ?? .nan, 6))–\(format(rates.max() ?? .nan, 6)))",
+                format(median(cells.map(\.clientMicrosecondsPerRequest)), 12, decimals: 1),
+                format(median(cells.map(\.serverMicrosecondsPerRequest)), 14, decimals: 1)
+            )
+        }
+    }
+    for width in [1, 64] where only == nil {
+        let ratio = median((results["Curl/\(width)"] ?? []).map(\.requestsPerSecond))
+            / median((results["URLSession/\(width)"] ?? []).map(\.requestsPerSecond))
+        print("Curl / URLSession requests/s at \(width) in flight: \(format(ratio, 0, decimals: 2))×")
+    }
+
+    curl.shutdown()
+    urlSession.session.finishTasksAndInvalidate()
+    try await server.shutdown()
+}
+
+/// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl` or
+/// `--only urlsession` to run one transport alone (for profiling one of them).
+func option(_ name: String, default value: Double) -> Double {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+          let parsed = Double(arguments[index + 1]), parsed > 0 else { return value }
+    return parsed
+}
+
+let rounds = max(1, Int(option("--rounds", default: 3)))
+let scale = option("--scale", default: 1)
+let only: Kind? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
+    Kind.allCases.first { index + 1 < CommandLine.arguments.count && $0.rawValue.lowercased() == CommandLine.arguments[index + 1].lowercased() }
+}
+do {
+    try await run(rounds: rounds, scale: scale, only: only)
+} catch {
+    FileHandle.standardError.write(Data("courier-quickbench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,48 @@
+import CourierParity
+import Testing
+
+/// One behaviour of the catalogue: a request, what to compare, and any known difference.
+struct ParityCase: Sendable, CustomTestStringConvertible {
+    /// How the request is sent.
+    enum Action: Sendable {
+        case send
+        /// Starts the request and cancels its task after the delay.
+        case cancel(after: Duration)
+        /// Sends a request to the refused port first, on the same transport.
+        case sendAfterRefusedConnection
+    }
+
+    var name: String
+    var request: RequestSpec
+    var compared: ComparedFields
+    var action: Action
+    /// The server whose record of the request is compared.
+    var receivedBy: ServerRole
+    var knownDifferences: [KnownDifference]
+    /// Runs on a CurlTransport of its own, so that its transfers reuse each other's easy handle
+    /// rather than one other cases have used.
+    var needsOwnCurlTransport: Bool
+
+    init(
+        _ name: String,
+        _ request: RequestSpec,
+        comparing compared: ComparedFields = .all,
+        action: Action = .send,
+        receivedBy: ServerRole = .main,
+        known knownDifferences: [KnownDifference] = [],
+        needsOwnCurlTransport: Bool = false
+    ) {
+        self.name = name
+        self.request = request
+        self.compared = compared
+        self.action = action
+        self.receivedBy = receivedBy
+        self.knownDifferences = knownDifferences
+        self.needsOwnCurlTransport = needsOwnCurlTransport
+    }
+
+    /// Cases that read `lastRequest` must not overlap, or one case would read another's request.
+    var mustRunAlone: Bool { !compared.isDisjoint(with: .received) }
+
+    var testDescription: String { name }
+}

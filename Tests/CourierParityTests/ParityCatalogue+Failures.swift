@@ -1,0 +1,52 @@
+import CourierParity
+import Foundation
+
+extension ParityCatalogue {
+    static let failures: [ParityCase] = timeouts + serverFaults + refusedBeforeSending + [
+        ParityCase("refused connection", RequestSpec(method: "GET", location: .closedPort("/get")), comparing: .response),
+        // Found by this catalogue: a pooled easy handle kept the refused connect's errno, and
+        // CurlTransport reported the next, unrelated failure as cannotConnectToHost.
+        ParityCase(
+            "server closes before answering, after a refused connection", .get("/close"), comparing: .response,
+            action: .sendAfterRefusedConnection, needsOwnCurlTransport: true
+        ),
+        ParityCase("cancelled while waiting", .get("/delay/5"), comparing: .response, action: .cancel(after: .milliseconds(200))),
+        ParityCase("cancelled mid-body", .get("/stall/1000"), comparing: .response, action: .cancel(after: .milliseconds(200))),
+    ]
+
+    private static let timeouts: [ParityCase] = [
+        ParityCase("timeout before the response", timingOut("/delay/3"), comparing: .response),
+        ParityCase("timeout on a server that never answers", timingOut("/never"), comparing: .response),
+        ParityCase("timeout mid-body", timingOut("/stall/1000"), comparing: .response),
+        ParityCase("response within the timeout", timingOut("/delay/0")),
+    ]
+
+    private static let serverFaults: [ParityCase] = [
+        ParityCase("server closes before answering", .get("/close"), comparing: .response),
+        ParityCase(
+            "server closes mid-body", .get("/truncate/100000"), comparing: .response,
+            known: truncatedBodyCode
+        ),
+    ]
+
+    private static let refusedBeforeSending: [ParityCase] = [
+        ParityCase("CR LF in a header value", .get("/get", headers: [("X-Bad", "a\r\nX-Injected: 1")])),
+        ParityCase("LF in a header value", .get("/get", headers: [("X-Bad", "a\nb")])),
+        ParityCase("NUL in a header value", .get("/get", headers: [("X-Bad", "a\u{0}b")])),
+        ParityCase("space in a header name", .get("/get", headers: [("X Bad", "1")])),
+        ParityCase("method that is not a token", .send("GET X", "/get")),
+        ParityCase("unsupported scheme gopher", RequestSpec(method: "GET", location: .literal("gopher://127.0.0.1:1/file"))),
+        ParityCase(
+            "unsupported scheme ftp", RequestSpec(method: "GET", location: .literal("ftp://127.0.0.1:1/file")),
+            known: ftpStillSpokenByURLSession
+        ),
+        ParityCase("malformed URL without a host", RequestSpec(method: "GET", location: .literal("http:///get"))),
+        ParityCase("URL with only a scheme", RequestSpec(method: "GET", location: .literal("http:"))),
+    ]
+
+    private static func timingOut(_ pathAndQuery: String) -> RequestSpec {
+        var spec = RequestSpec.get(pathAndQuery)
+        spec.timeout = 1
+        return spec
+    }
+}

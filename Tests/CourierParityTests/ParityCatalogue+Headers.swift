@@ -1,0 +1,23 @@
+extension ParityCatalogue {
+    static let headers: [ParityCase] = [
+        ParityCase("50 request headers", .get("/headers", headers: (0..<50).map { ("X-Custom-\($0)", "value-\($0)") })),
+        ParityCase("repeated request header", .get("/headers", headers: [("X-Repeated", "one"), ("X-Repeated", "two")])),
+        ParityCase("request header with an empty value", .get("/headers", headers: [("X-Empty", "")])),
+        ParityCase("request header with non-ASCII value", .get("/headers", headers: [("X-Name", "élève")])),
+        ParityCase("request sets its own User-Agent", .get("/headers", headers: [("User-Agent", "Courier-Parity/1")])),
+        ParityCase("request sets its own Accept", .get("/headers", headers: [("Accept", "application/json")])),
+        ParityCase("request sets Accept-Encoding identity", .get("/gzip", headers: [("Accept-Encoding", "identity")])),
+        ParityCase("request sets Connection close", .get("/get", headers: [("Connection", "close")])),
+        ParityCase("request sets Expect 100-continue", .send("POST", "/anything", body: .init("x".utf8), headers: [("Expect", "100-continue")])),
+        ParityCase("1000 response headers", .get("/many-headers/1000")),
+        ParityCase("repeated response header", .get("/response-headers?X-Dup=a&X-Dup=b&X-Dup=c")),
+        ParityCase(
+            "response header names differing in case", .get("/response-headers?X-Case=a&x-case=b"),
+            known: headerSpellingsKeptApart("x-case")
+        ),
+        ParityCase("repeated Set-Cookie response header", .get("/response-headers?Set-Cookie=a%3D1&Set-Cookie=b%3D2")),
+        ParityCase("response header with non-ASCII value", .get("/response-headers?X-Text=%C3%A9")),
+        ParityCase("Connection close from the server", RequestSpec(method: "GET", location: .on(.closing, "/get")),
+                   receivedBy: .closing),
+    ]
+}

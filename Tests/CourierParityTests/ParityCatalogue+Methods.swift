@@ -1,0 +1,18 @@
+import Foundation
+
+extension ParityCatalogue {
+    static let methods: [ParityCase] = [
+        ParityCase("GET", .get("/get")),
+        ParityCase("HEAD", .send("HEAD", "/get")),
+        ParityCase("OPTIONS", .send("OPTIONS", "/anything")),
+        ParityCase("POST with a body", .send("POST", "/anything", body: Data("post".utf8))),
+        ParityCase("PUT with a body", .send("PUT", "/anything", body: Data("put".utf8))),
+        ParityCase("PATCH with a body", .send("PATCH", "/anything", body: Data("patch".utf8))),
+        ParityCase("DELETE without a body", .send("DELETE", "/anything")),
+        ParityCase("custom method PURGE", .send("PURGE", "/anything")),
+        ParityCase(
+            "GET with a body", .send("GET", "/anything", body: Data("get".utf8)),
+            known: getWithBodyRefusedByURLSession
+        ),
+    ]
+}

@@ -1,0 +1,58 @@
+import CourierParity
+
+/// PARITY.md, generated from the catalogue so the page can never drift from what is tested.
+enum ParityDocument {
+    static let fileName = "PARITY.md"
+    /// Set to `1` to write the page instead of checking it.
+    static let writeVariable = "COURIER_WRITE_PARITY"
+
+    static func markdown(for cases: [ParityCase]) -> String {
+        let causes = knownCauses(in: cases)
+        var lines = [
+            "# Transport parity",
+            "",
+            "<!-- Generated from Tests/CourierParityTests; do not edit by hand.",
+            "     Regenerate: \(writeVariable)=1 swift test --filter ParityDocument -->",
+            "",
+            "`URLSessionTransport` and `CurlTransport` are compared on **\(cases.count) cases**: each request is",
+            "sent through both transports to Courier's test server, and the status code, headers, body,",
+            "final URL and failure, and what the server received (method, target, headers, body), must",
+            "match except as listed here. A listed difference that stops occurring fails the tests.",
+            "Compare them on your own server with `parityReport(for:)` from the `CourierParity` product.",
+            "",
+            "## Known differences (\(causes.count))",
+            "",
+            "| Difference | Cases (field) |",
+            "| --- | --- |",
+        ]
+        lines += causes.map { reason, occurrences in "| \(reason) | \(occurrences.joined(separator: "; ")) |" }
+        lines += [
+            "",
+            "Where an echo route answers, the echo's `Content-Length` and body differ as a consequence;",
+            "those are recorded in the catalogue too.",
+            "",
+            "## Headers never compared",
+            "",
+            "| Header | Reason |",
+            "| --- | --- |",
+        ]
+        lines += IgnoredHeader.all.map { "| `\($0.name)` | \($0.reason) |" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Each reason once, in catalogue order, with the cases and fields it explains.
+    private static func knownCauses(in cases: [ParityCase]) -> [(reason: String, occurrences: [String])] {
+        var causes: [(reason: String, occurrences: [String])] = []
+        for parityCase in cases {
+            for known in parityCase.knownDifferences where !known.isConsequence {
+                let occurrence = "\(parityCase.name) (\(known.field))"
+                if let index = causes.firstIndex(where: { $0.reason == known.reason }) {
+                    causes[index].occurrences.append(occurrence)
+                } else {
+                    causes.append((known.reason, [occurrence]))
+                }
+            }
+        }
+        return causes
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierParity
+import CourierTestServer
+import Foundation
+
+/// Sends a case through both transports and judges the result against its known differences.
+enum ParityRunner {
+    /// Runs `parityCase` on URLSession, then on curl, recording what the server received each time.
+    static func run(_ parityCase: ParityCase, on servers: ParityServers, sharedCurl: @escaping Networking) async throws -> ParityRun {
+        let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
+        let server = servers.server(parityCase.receivedBy)
+        let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
+        defer { ownCurl?.shutdown() }
+        let curlNetworking = ownCurl?.networking ?? sharedCurl
+        let refusedRequest = URLRequest(url: servers.closedPortBaseURL)
+        let (urlSession, fromURLSession) = await exchange(
+            request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
+        )
+        let (curl, fromCurl) = await exchange(request, parityCase.action, curlNetworking, server, refusedRequest: refusedRequest)
+        return ParityRun(
+            urlSession: EchoBodyNormalisation.normalised(urlSession),
+            curl: EchoBodyNormalisation.normalised(curl),
+            receivedFromURLSession: fromURLSession,
+            receivedFromCurl: fromCurl
+        )
+    }
+
+    /// What is wrong with `run`: differences nobody recorded, and recorded ones that no longer occur.
+    static func problems(in run: ParityRun, for parityCase: ParityCase) -> [String] {
+        let differences = run.differences(comparing: parityCase.compared)
+        let knownFields = Set(parityCase.knownDifferences.map(\.field))
+        let unexpected = differences.filter { !knownFields.contains($0.field) }.map { "differs: \($0)" }
+        let vanished = parityCase.knownDifferences
+            .filter { known in !differences.contains { $0.field == known.field } }
+            .map { "recorded difference no longer occurs, remove it: \($0.field) (\($0.reason))" }
+        return unexpected + vanished
+    }
+
+    private static func exchange(
+        _ request: URLRequest, _ action: ParityCase.Action, _ networking: @escaping Networking, _ server: TestServer,
+        refusedRequest: URLRequest
+    ) async -> (ExchangeOutcome, ReceivedRequest?) {
+        let countBefore = server.requestCount
+        let outcome: ExchangeOutcome
+        switch action {
+        case .send:
+            outcome = await ExchangeOutcome(sending: request, through: networking)
+        case .cancel(let delay):
+            let task = Task { await ExchangeOutcome(sending: request, through: networking) }
+            try? await Task.sleep(for: delay)
+            task.cancel()
+            outcome = await task.value
+        case .sendAfterRefusedConnection:
+            _ = await ExchangeOutcome(sending: refusedRequest, through: networking)
+            outcome = await ExchangeOutcome(sending: request, through: networking)
+        }
+        // Only a request that arrived during this exchange counts; `lastRequest` may be older.
+        let received = server.requestCount > countBefore ? server.lastRequest.map(ReceivedRequest.init) : nil
+        return (outcome, received)
+    }
+}
+
+extension ReceivedRequest {
+    init(_ recorded: RecordedRequest) {
+        self.init(
+            method: recorded.method,
+            target: recorded.uri,
+            headers: HeaderFields(recorded.headers.map { (name: $0.name, value: $0.value) }),
+            body: recorded.body
+        )
+    }
+}
+
+/// A case whose request cannot be built: a mistake in the catalogue, reported as a test failure.
+struct CatalogueError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension Optional {
+    func unwrapped(orThrow message: String) throws -> Wrapped {
+        guard let self else { throw CatalogueError(description: message) }
+        return self
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import Foundation
+
+extension TransportKind {
+    /// ``withIsolatedNetworking(_:)`` with settings, handing out an escaping `Networking` for task groups: `curl` for a `CurlTransport`, `urlSession`
+    /// for a `URLSessionTransport`. The transport is shut down (curl) or invalidated with its
+    /// tasks cancelled (URLSession) afterwards, so a test that leaves requests hanging on
+    /// purpose leaves nothing behind.
+    func withIsolatedTransport<T>(
+        curl: CurlTransport.Configuration = .init(),
+        urlSession: URLSessionTransport.Configuration = .init(),
+        _ body: (@escaping Networking) async throws -> T
+    ) async throws -> T {
+        switch self {
+        case .urlSession:
+            let transport = URLSessionTransport(configuration: urlSession)
+            defer { transport.session.invalidateAndCancel() }
+            return try await body(transport.networking)
+        case .curl:
+            let transport = try CurlTransport(configuration: curl)
+            defer { transport.shutdown() }
+            return try await body(transport.networking)
+        }
+    }
+}
+
