@@ -49,6 +49,9 @@ final class CurlEventLoop: @unchecked Sendable {
     private var pool = CurlEasyHandlePool()
     private var running: [TransferID: (handle: CurlEasyHandle, transfer: CurlTransfer)] = [:]
     private var batch: [Command] = []
+    /// Transfers ended in this iteration, resumed only after the statistics are published, so a
+    /// caller that reads them after its request returns sees its own transfer gone.
+    private var endedTransfers: [(CurlTransfer, Result<CurlExchange, any Error>)] = []
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         self.configuration = configuration
@@ -68,7 +71,6 @@ final class CurlEventLoop: @unchecked Sendable {
         // handles are destroyed when their transfer ends rather than hoarded.
         scheduler = CurlScheduler(maximumIdleHandles: max(16, configuration.maximumConnectionsPerHost * 4))
         let thread = Thread { [self] in self.run() }
-        thread.name = "CourierCurl"
         thread.start()
     }
 
@@ -133,6 +135,8 @@ final class CurlEventLoop: @unchecked Sendable {
     // MARK: - Curl thread
 
     private func run() {
+        // Named here: Foundation only hands a name to the OS (ps, perf, gdb) from the thread itself.
+        Thread.current.name = "CourierCurl"
         var failure: CurlError?
         loop: while true {
             inbox.withLock { swap(&$0.commands, &batch) }
@@ -147,6 +151,7 @@ final class CurlEventLoop: @unchecked Sendable {
                     finish(easy: easy, code: code)
                 }
                 publishStatistics()
+                resumeEndedTransfers()
                 // libcurl shortens the wait to its own next timeout; the cap only bounds how
                 // long a lost wake-up could stall, which should never happen.
                 try Curl.poll(multi, timeoutMilliseconds: 10_000)
@@ -229,7 +234,14 @@ final class CurlEventLoop: @unchecked Sendable {
         Curl.remove(entry.handle.pointer, from: multi)
         pool.give(entry.handle, fate)
         entry.transfer.easy = nil
-        entry.transfer.complete(outcome)
+        endedTransfers.append((entry.transfer, outcome))
+    }
+
+    private func resumeEndedTransfers() {
+        for (transfer, outcome) in endedTransfers {
+            transfer.complete(outcome)
+        }
+        endedTransfers.removeAll(keepingCapacity: true)
     }
 
     private func tearDown(failingWith error: CurlError) {
@@ -238,6 +250,7 @@ final class CurlEventLoop: @unchecked Sendable {
                 end(id, .destroy, .failure(error))
             }
         }
+        resumeEndedTransfers()
         pool.removeAll()
         let leftovers = inbox.withLock { inbox -> [Command] in
             inbox.isClosed = true

@@ -70,6 +70,7 @@ public final class CurlTransport: Sendable {
     ///   shut down.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try request.validateForSending()
+        try Self.refuseBodyOnGET(request)
         let deadline = configuration.totalDeadline.map { ContinuousClock.now + .seconds($0) }
         var current = request
         var redirects = 0
@@ -128,6 +129,14 @@ public final class CurlTransport: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { throw URLError(.badURL, userInfo: failingURLInfo(url)) }
         return url
+    }
+
+    /// URLSession, on Darwin and Linux, refuses a GET that carries a body with
+    /// `URLError(.dataLengthExceedsMaximum)` before sending anything; so does this transport, so
+    /// that switching transports never changes what reaches a server.
+    private static func refuseBodyOnGET(_ request: URLRequest) throws(URLError) {
+        guard (request.httpMethod ?? "GET") == "GET", let body = request.httpBody, !body.isEmpty else { return }
+        throw URLError(.dataLengthExceedsMaximum, userInfo: request.url.map(failingURLInfo) ?? [:])
     }
 
     private static func failingURLInfo(_ url: URL) -> [String: Any] {

@@ -4,14 +4,6 @@ import CourierParity
 /// answer with the request they received, so a difference in what was sent also shows in the
 /// echo's `Content-Length` and body; those follow-on fields are recorded as such.
 extension ParityCatalogue {
-    static let getWithBodyRefusedByURLSession: [KnownDifference] = [
-        KnownDifference(
-            .outcome,
-            "URLSession refuses a GET with a body before sending anything (URLError.dataLengthExceedsMaximum, as on Darwin); CurlTransport sends it. CurlTransport should refuse it too."
-        ),
-        KnownDifference.following(.receivedRequest, "Follows: URLSession sent nothing."),
-    ]
-
     static func headerSpellingsKeptApart(_ name: String) -> [KnownDifference] {
         [KnownDifference(
             .header(name),

@@ -10,9 +10,7 @@ extension ParityCatalogue {
         ParityCase("PATCH with a body", .send("PATCH", "/anything", body: Data("patch".utf8))),
         ParityCase("DELETE without a body", .send("DELETE", "/anything")),
         ParityCase("custom method PURGE", .send("PURGE", "/anything")),
-        ParityCase(
-            "GET with a body", .send("GET", "/anything", body: Data("get".utf8)),
-            known: getWithBodyRefusedByURLSession
-        ),
+        // Both refuse it before sending (URLError.dataLengthExceedsMaximum, URLSession's answer).
+        ParityCase("GET with a body", .send("GET", "/anything", body: Data("get".utf8))),
     ]
 }

@@ -1,0 +1,280 @@
+import Foundation
+
+/// A tiny HTTPS server on 127.0.0.1 for the TLS tests, with no Swift dependency: a Python 3
+/// script (`http.server` + `ssl`, written from ``script`` into a temporary directory) serving
+/// certificates the `openssl` CLI makes for each test. Routes: `/get` (200, small JSON body)
+/// and `/redirect-to?url=U` (302, `Location: U`).
+///
+/// python3 and openssl are on the CI image; when either is missing the test fails with a
+/// ``HTTPSTestServerError`` saying so, it is never skipped. The process is terminated when the
+/// test ends, and it also exits by itself when its stdin closes, so even a crashed test process
+/// leaves no server behind.
+final class HTTPSTestServer {
+    /// Which certificate the server presents.
+    enum Identity: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// Issued by the test CA (``TLSTestFiles/caBundlePath``) for IP 127.0.0.1 and localhost.
+        case caSigned
+        /// Issued by the test CA for `wrong.example` only.
+        case otherName
+        /// Self-signed, for IP 127.0.0.1 and localhost.
+        case selfSigned
+
+        var description: String { rawValue }
+    }
+
+    let port: Int
+    private let process: Process
+    private let stdin: Pipe
+
+    /// `https://127.0.0.1:<port><pathAndQuery>`.
+    func url(_ pathAndQuery: String) -> URL {
+        URL(string: "https://127.0.0.1:\(port)\(pathAndQuery)")!
+    }
+
+    private init(port: Int, process: Process, stdin: Pipe) {
+        self.port = port
+        self.process = process
+        self.stdin = stdin
+    }
+
+    /// Starts the server with `identity` from `files` and waits (10 s at most) for its port.
+    static func start(_ identity: Identity, files: TLSTestFiles) async throws -> HTTPSTestServer {
+        let python = try TLSTestFiles.tool("python3")
+        let script = files.directory.appendingPathComponent("https_server.py")
+        try Data(Self.script.utf8).write(to: script)
+        let (certificate, key) = files.paths(of: identity)
+        let stderrURL = files.directory.appendingPathComponent("https_server.\(identity).stderr")
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-u", script.path, certificate, key]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+
+        let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(10))
+        guard let line, let port = Int(line), port > 0 else {
+            let server = HTTPSTestServer(port: 0, process: process, stdin: stdin)
+            server.stop()
+            let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+            throw HTTPSTestServerError(
+                "the HTTPS test server printed no port within 10 s (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
+            )
+        }
+        return HTTPSTestServer(port: port, process: process, stdin: stdin)
+    }
+
+    /// Terminates the process and waits for it to exit.
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+    }
+
+    /// The first line written to `fd`, or nil at end of file or when `deadline` passes first.
+    /// Reads on a Dispatch thread so a slow interpreter start does not block the test's executor.
+    private static func readLine(from fd: Int32, deadline: DispatchTime) async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes: [UInt8] = []
+                var byte: UInt8 = 0
+                while true {
+                    let now = DispatchTime.now()
+                    guard now < deadline else { break }
+                    let remaining = Int32(min((deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1, 10_000))
+                    var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&pollFD, 1, remaining)
+                    if ready < 0, errno == EINTR { continue }
+                    guard ready > 0, read(fd, &byte, 1) == 1 else {
+                        if ready == 0 { continue }
+                        break
+                    }
+                    if byte == UInt8(ascii: "\n") {
+                        continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                        return
+                    }
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The server, run as `python3 -u https_server.py CERT KEY`; prints its port, then serves.
+    static let script = #"""
+    import http.server, json, os, ssl, sys, threading, urllib.parse
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def reply(self, status, headers, body=b""):
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            if url.path == "/get":
+                body = json.dumps({"path": url.path, "tls": True}).encode()
+                self.reply(200, [("Content-Type", "application/json")], body)
+            elif url.path == "/redirect-to":
+                target = urllib.parse.parse_qs(url.query).get("url", [""])[0]
+                self.reply(302, [("Location", target)])
+            else:
+                self.reply(404, [])
+
+        def log_message(self, format, *args):
+            pass
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[1], sys.argv[2])
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        # The handshake runs on the connection's thread: a client that rejects the
+        # certificate ends only its own connection.
+        def finish_request(self, request, client_address):
+            try:
+                connection = context.wrap_socket(request, server_side=True)
+            except (ssl.SSLError, OSError):
+                return
+            try:
+                self.RequestHandlerClass(connection, client_address, self)
+            finally:
+                connection.close()
+
+    server = Server(("127.0.0.1", 0), Handler)
+
+    def exit_when_stdin_closes():
+        sys.stdin.buffer.read()
+        os._exit(0)
+
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+}
+
+/// Certificates for the TLS tests, made by the `openssl` CLI in a fresh temporary directory:
+/// a test CA, a leaf it issued for 127.0.0.1/localhost, a leaf it issued for another name, and a
+/// self-signed certificate for 127.0.0.1/localhost. EC P-256 keys, valid for two days.
+struct TLSTestFiles {
+    let directory: URL
+
+    /// The test CA's certificate, for ``CurlTransport/Configuration/caBundlePath``.
+    var caBundlePath: String { directory.appendingPathComponent("ca.pem").path }
+
+    func paths(of identity: HTTPSTestServer.Identity) -> (certificate: String, key: String) {
+        (directory.appendingPathComponent("\(identity).pem").path, directory.appendingPathComponent("\(identity).key").path)
+    }
+
+    static func make() throws -> TLSTestFiles {
+        let openssl = try tool("openssl")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let files = TLSTestFiles(directory: directory)
+        do {
+            try files.generate(with: openssl)
+        } catch {
+            files.remove()
+            throw error
+        }
+        return files
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func generate(with openssl: URL) throws {
+        // A config of our own, so the machine's openssl.cnf adds nothing.
+        try write("req.cnf", "[req]\ndistinguished_name = dn\n[dn]\n")
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-config", path("req.cnf")]
+        let localNames = "subjectAltName=IP:127.0.0.1,DNS:localhost"
+
+        try run(openssl, ["req", "-x509", "-new"] + key + [
+            "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Courier Test CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        for (identity, commonName, names) in [
+            (HTTPSTestServer.Identity.caSigned, "127.0.0.1", localNames),
+            (.otherName, "wrong.example", "subjectAltName=DNS:wrong.example"),
+        ] {
+            let (certificate, leafKey) = paths(of: identity)
+            try write("\(identity).ext", "\(names)\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
+            try run(openssl, ["req", "-new"] + key + ["-keyout", leafKey, "-out", path("\(identity).csr"), "-subj", "/CN=\(commonName)"])
+            try run(openssl, [
+                "x509", "-req", "-in", path("\(identity).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-set_serial", identity == .caSigned ? "2" : "3", "-days", "2", "-out", certificate, "-extfile", path("\(identity).ext"),
+            ])
+        }
+        let (certificate, selfSignedKey) = paths(of: .selfSigned)
+        try run(openssl, ["req", "-x509", "-new"] + key + [
+            "-keyout", selfSignedKey, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", localNames,
+        ])
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    private func run(_ tool: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let output = directory.appendingPathComponent("openssl.out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw HTTPSTestServerError("\(tool.path) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus):\n\(text)")
+        }
+    }
+
+    /// `name` found on `PATH`; a missing tool is an error, not a reason to skip.
+    static func tool(_ name: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw HTTPSTestServerError(
+            "\(name) was not found on PATH (\(path)); the TLS tests need python3 and the openssl CLI, which the CI image provides"
+        )
+    }
+}
+
+struct HTTPSTestServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` against a fresh HTTPS server presenting `identity`, with fresh certificates;
+/// stops the server and removes the certificates afterwards whatever happens.
+func withHTTPSServer<T>(
+    _ identity: HTTPSTestServer.Identity,
+    _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
+) async throws -> T {
+    let files = try TLSTestFiles.make()
+    defer { files.remove() }
+    let server = try await HTTPSTestServer.start(identity, files: files)
+    defer { server.stop() }
+    return try await body(server, files)
+}
