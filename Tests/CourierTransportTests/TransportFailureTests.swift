@@ -100,7 +100,7 @@ import Testing
     @Test(arguments: TransportKind.configured)
     func sequentialRequestsReuseOneConnection(_ transport: TransportKind) async throws {
         let server = try await TestServer.start()
-        try await transport.withIsolatedNetworking { networking in
+        try await transport.withIsolatedTransport { networking in
             for index in 0..<5 {
                 let (_, response) = try await networking(URLRequest(url: server.url("/get?i=\(index)")))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200)

@@ -6,10 +6,11 @@ import CourierCurl
 import Foundation
 
 extension TransportKind {
-    /// ``withIsolatedNetworking(_:)`` with settings, handing out an escaping `Networking` for task groups: `curl` for a `CurlTransport`, `urlSession`
-    /// for a `URLSessionTransport`. The transport is shut down (curl) or invalidated with its
-    /// tasks cancelled (URLSession) afterwards, so a test that leaves requests hanging on
-    /// purpose leaves nothing behind.
+    /// Runs `body` with a transport of this kind, with the given settings, that no other test
+    /// shares: for tests whose assertions (connection counts, descriptors) other tests' traffic
+    /// would disturb. The transport is shut down (curl) or invalidated with its tasks cancelled
+    /// (URLSession) afterwards, so a test that leaves requests hanging on purpose leaves nothing
+    /// behind.
     func withIsolatedTransport<T>(
         curl: CurlTransport.Configuration = .init(),
         urlSession: URLSessionTransport.Configuration = .init(),

@@ -30,22 +30,6 @@ extension Transport: CustomTestStringConvertible {
         }
     }
 
-    /// Runs `body` with a transport of this kind that no other test shares, for tests whose
-    /// assertions (connection counts) would be disturbed by other tests' traffic, and releases
-    /// it afterwards.
-    func withIsolatedNetworking<T>(_ body: (Networking) async throws -> T) async throws -> T {
-        switch self {
-        case .urlSession:
-            let transport = URLSessionTransport()
-            defer { transport.session.finishTasksAndInvalidate() }
-            return try await body(transport.networking)
-        case .curl:
-            let transport = try CurlTransport()
-            defer { transport.shutdown() }
-            return try await body(transport.networking)
-        }
-    }
-
     private static let sharedURLSession = URLSessionTransport()
     private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
 }
