@@ -59,6 +59,9 @@ private final class TaskSubscription<Output: Sendable, Failure: Error>: Subscrip
         case awaitingDemand(SubscriberBox<Output, Failure>, Operation)
         /// `task` is `nil` only in the short window between leaving the lock and storing it.
         case running(SubscriberBox<Output, Failure>, task: Task<Void, Never>?)
+        /// The value is being handed to the subscriber, which may cancel from inside
+        /// `receive(_:)`; the completion is sent only if it did not.
+        case delivering
         case finished
     }
 
@@ -109,14 +112,23 @@ private final class TaskSubscription<Output: Sendable, Failure: Error>: Subscrip
     private func deliver(_ result: Result<Output, Failure>) {
         let box = state.withLock { state -> SubscriberBox<Output, Failure>? in
             guard case .running(let box, _) = state else { return nil }
-            state = .finished
+            if case .success = result { state = .delivering } else { state = .finished }
             return box
         }
         guard let subscriber = box?.subscriber else { return }   // cancelled: drop the result
         switch result {
         case .success(let value):
             _ = subscriber.receive(value)
-            subscriber.receive(completion: .finished)
+            // Zip, for one, completes on this value, cancels its upstreams and releases itself
+            // inside `receive(_:)`; a completion sent after that reaches a freed subscriber.
+            let cancelledDuringDelivery = state.withLock { state -> Bool in
+                guard case .delivering = state else { return true }
+                state = .finished
+                return false
+            }
+            if !cancelledDuringDelivery {
+                subscriber.receive(completion: .finished)
+            }
         case .failure(let error):
             subscriber.receive(completion: .failure(error))
         }

@@ -9,6 +9,18 @@ import Testing
 
 @Suite("TaskPublisher")
 struct TaskPublisherTests {
+    @Test func zippingTwoPublishersDeliversThePairWithoutTouchingAFreedSubscriber() async throws {
+        // Zip completes, cancels its upstreams and releases itself inside receive(_:); a
+        // `.finished` sent after that reached a freed subscriber and aborted the process.
+        let zipped = TaskPublisher { () async throws -> Int in 1 }
+            .zip(TaskPublisher { () async throws -> Int in 2 })
+            .map { $0 + $1 }
+        for _ in 0..<50 {
+            let recording = try await record(zipped)
+            #expect(recording.values == [3])
+        }
+    }
+
     @Test func emitsTheValueThenFinishes() async throws {
         let recording = try await record(TaskPublisher { () async throws -> Int in 7 })
         #expect(recording.values == [7])
