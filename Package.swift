@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        // Only the `courier` tool parses arguments; no library product depends on it.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
     ],
     targets: [
         .target(name: "Courier"),
@@ -66,7 +68,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "courier",
-            dependencies: ["Courier", "CourierTestServer"]
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierCombine",
+                "CourierParity",
+                "CourierTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Measurement tools, never products: a quick benchmark (scripts/quickbench) and a
         // synchronous-main probe that valgrind can run (scripts/valgrind-probe).
@@ -75,6 +84,8 @@ let package = Package(
         .testTarget(name: "CourierTests", dependencies: ["Courier"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
+        // Runs the built `courier` executable as a subprocess against an embedded server.
+        .testTarget(name: "courierTests", dependencies: ["CourierTestServer"]),
         .testTarget(
             name: "CourierCurlTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"]

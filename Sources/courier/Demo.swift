@@ -2,13 +2,16 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierCurl
+import CourierParity
 import CourierTestServer
 import Foundation
 
 /// `courier demo`: each step sends real requests to an embedded server and prints one line with
-/// what came back, so a new user sees every layer work, failures included, in a few seconds.
+/// what came back, so a new user sees every layer work, failures included, on both transports,
+/// then how the two compare (parity) and how fast each is (a short throughput run).
 struct Demo {
-    private struct Greeting: Codable, Sendable { var text: String }
+    struct Greeting: Codable, Sendable { var text: String }
 
     /// Runs every step; returns whether all of them behaved as described.
     func run() async -> Bool {
@@ -21,9 +24,26 @@ struct Demo {
         }
         let output = DemoOutput()
         output.heading("Courier demo — embedded server at \(server.baseURL.absoluteString)")
-        let transport = URLSessionTransport()
-        let client = APIClient(baseURL: server.baseURL, networking: transport.networking)
+        var transports: [(Transport, Networking)] = []
+        for kind in [Transport.urlSession, .curl] {
+            do {
+                transports.append((kind, try kind.makeNetworking()))
+            } catch {
+                output.check("\(kind.displayName) transport starts", passed: false, detail: "\(error)")
+            }
+        }
+        for (kind, networking) in transports {
+            output.section("\(kind.displayName) transport")
+            await steps(output, client: APIClient(baseURL: server.baseURL, networking: networking), networking: networking, server: server)
+        }
+        await parity(output, server: server)
+        await throughput(output, server: server, transports: transports)
+        try? await server.shutdown()
+        output.summary()
+        return output.failures == 0
+    }
 
+    private func steps(_ output: DemoOutput, client: APIClient, networking: @escaping Networking, server: TestServer) async {
         await output.step("typed GET decoded through APIClient") {
             let echo = try await client.send(Request<Echo>("get", method: .get([URLQueryItem(name: "lang", value: "swift")])))
             return "args \(echo.args)"
@@ -33,7 +53,7 @@ struct Demo {
             return "server got \(echo.method) \(echo.bodyText ?? "")"
         }
         await output.step("Bearer token composed onto the transport") {
-            let authorized = APIClient(baseURL: server.baseURL, networking: compose(bearerToken("s3cret"), transport.networking))
+            let authorized = APIClient(baseURL: server.baseURL, networking: compose(bearerToken("s3cret"), networking))
             let echo = try await authorized.send(Request<Echo>("get"))
             return "Authorization: \(echo.headers.first { $0.name.lowercased() == "authorization" }?.value ?? "missing")"
         }
@@ -50,8 +70,9 @@ struct Demo {
             try await client.send(Request<Void>("delay/5", timeoutInterval: 0.3))
         } matches: { $0.urlError?.code == .timedOut }
         await output.expectFailure("closed port becomes a refused connection") {
-            let refused = APIClient(baseURL: URL(string: "http://127.0.0.1:9/")!, networking: transport.networking)
-            try await refused.send(Request<Void>("get"))
+            // Port 9 (discard) is closed on a machine that runs no such service.
+            guard let closed = URL(string: "http://127.0.0.1:9/") else { return }
+            try await APIClient(baseURL: closed, networking: networking).send(Request<Void>("get"))
         } matches: { $0.urlError?.code == .cannotConnectToHost }
         await output.step("redirect chain followed to its end") {
             let echo = try await client.send(Request<Echo>("redirect/3"))
@@ -68,9 +89,39 @@ struct Demo {
             let echo = try await bytes.value
             return "second request saw count=\(echo.args["count"]?.first ?? "?")"
         }
+        await output.step("Combine pipeline: publisher, map, flatMap") {
+            try await combinePipeline(client)
+        }
+    }
 
-        try? await server.shutdown()
-        output.summary()
-        return output.failures == 0
+    /// A few requests through `parityReport`, as a table; passes when the transports agree on all.
+    private func parity(_ output: DemoOutput, server: TestServer) async {
+        output.section("parity: the same requests through both transports")
+        let paths = ["/get?a=1", "/status/404", "/redirect/2", "/gzip", "/bytes/1024"]
+        do {
+            let results = try await parityReport(for: paths.map { URLRequest(url: server.url($0)) })
+            for (path, result) in zip(paths, results) {
+                output.check("GET \(path)", passed: result.transportsAgree, detail: result.firstDifference.map { "differ: \($0)" } ?? "agree")
+            }
+        } catch {
+            output.check("parity report", passed: false, detail: "\(error)")
+        }
+    }
+
+    /// Two seconds of small GETs per transport at 16 in flight.
+    private func throughput(_ output: DemoOutput, server: TestServer, transports: [(Transport, Networking)]) async {
+        output.section("throughput: 2 s of GET /bytes/13 per transport, 16 in flight")
+        let load = LoadRun(request: URLRequest(url: server.url("/bytes/13")), concurrency: 16, limit: .duration(.seconds(2)))
+        var rows = [LoadRun.Result.tableHeader]
+        var failures: [String] = []
+        for (kind, networking) in transports {
+            let result = await load.run(networking)
+            rows.append(result.tableRow(transport: kind.displayName))
+            if result.errors > 0 || result.completed == 0 {
+                failures.append("\(kind.displayName): \(result.firstError ?? "no request completed")")
+            }
+        }
+        output.table(rows, rightAligned: LoadRun.Result.numericColumns)
+        output.check("every request succeeded", passed: failures.isEmpty, detail: failures.isEmpty ? "no errors" : failures.joined(separator: "; "))
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 final class DemoOutput {
     private(set) var failures = 0
     private var steps = 0
-    private let colour = isatty(STDOUT_FILENO) == 1
+    private let colour = Terminal.stdoutIsTerminal
 
     func heading(_ text: String) {
         print(paint(text, code: "1"))
@@ -32,7 +32,24 @@ final class DemoOutput {
         }
     }
 
+    /// A blank line and a sub-heading.
+    func section(_ text: String) {
+        print("")
+        print(paint(text, code: "1"))
+    }
+
+    /// Records a step whose outcome was decided by the caller.
+    func check(_ title: String, passed: Bool, detail: String) {
+        report(title, passed: passed, detail: detail)
+    }
+
+    /// Prints aligned rows, indented under the current section.
+    func table(_ rows: [[String]], rightAligned: Set<Int>) {
+        for line in Terminal.table(rows, rightAligned: rightAligned) { print("  " + line) }
+    }
+
     func summary() {
+        print("")
         let text = failures == 0 ? "all \(steps) steps behaved as described" : "\(failures) of \(steps) steps did not"
         print(paint(text, code: failures == 0 ? "32" : "31"))
     }

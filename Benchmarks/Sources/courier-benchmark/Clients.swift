@@ -1,0 +1,100 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import AsyncHTTPClient
+import Courier
+import CourierCurl
+import Foundation
+import NIOCore
+
+/// Every client is given the same pool: 64 connections to the host, as the burst workload asks.
+let connectionsPerHost = 64
+
+/// A client reduced to what the driver needs: send the workload's request once and return the
+/// body's size; throw for anything but a 200.
+struct BenchmarkClient: Sendable {
+    var name: String
+    var fetch: @Sendable () async throws -> Int
+    var shutdown: @Sendable () async -> Void
+}
+
+enum BenchmarkError: Error, CustomStringConvertible {
+    case unknownClient(String)
+    case unknownWorkload(String)
+    case badURL(String)
+    case status(Int)
+    case unreadable(String)
+
+    var description: String {
+        switch self {
+        case .unknownClient(let name): "unknown client \(name) (curl, urlsession, ahc)"
+        case .unknownWorkload(let name): "unknown workload \(name)"
+        case .badURL(let text): "not a URL: \(text)"
+        case .status(let code): "HTTP status \(code), expected 200"
+        case .unreadable(let path): "cannot read \(path)"
+        }
+    }
+}
+
+func makeClient(_ name: String, url: URL, workload: Workload) throws -> BenchmarkClient {
+    // Built once: the requests are the same every time, and building them is not the transport's cost.
+    var request = URLRequest(url: url)
+    if workload.postBytes > 0 {
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: UInt8(ascii: "x"), count: workload.postBytes)
+    }
+    switch name {
+    case "none":
+        // No client at all: what the driver itself (task group, child tasks) allocates and
+        // costs per request, to subtract from the others' allocation counts.
+        let size = workload.expectedBytes
+        return BenchmarkClient(name: "harness only", fetch: { size }, shutdown: {})
+    case "curl":
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = connectionsPerHost
+        let transport = try CurlTransport(configuration: configuration)
+        return courierClient("Courier curl", transport.networking, request) { transport.shutdown() }
+    case "urlsession":
+        let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
+        return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }
+    case "ahc":
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        var ahcRequest = HTTPClientRequest(url: url.absoluteString)
+        if workload.postBytes > 0 {
+            ahcRequest.method = .POST
+            ahcRequest.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.postBytes))
+        }
+        let sendable = ahcRequest
+        return BenchmarkClient(
+            name: "AsyncHTTPClient",
+            fetch: {
+                let response = try await client.execute(sendable, timeout: .seconds(60))
+                // The body is collected as AsyncHTTPClient hands it out (a ByteBuffer): its own
+                // best case, no copy into Data.
+                let body = try await response.body.collect(upTo: 64 << 20)
+                guard response.status == .ok else { throw BenchmarkError.status(Int(response.status.code)) }
+                return body.readableBytes
+            },
+            shutdown: { try? await client.shutdown() }
+        )
+    default:
+        throw BenchmarkError.unknownClient(name)
+    }
+}
+
+private func courierClient(
+    _ name: String, _ networking: @escaping Networking, _ request: URLRequest, shutdown: @escaping @Sendable () -> Void
+) -> BenchmarkClient {
+    BenchmarkClient(
+        name: name,
+        fetch: {
+            let (data, response) = try await networking(request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard status == 200 else { throw BenchmarkError.status(status) }
+            return data.count
+        },
+        shutdown: shutdown
+    )
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The order of the table: the ceiling first, then Courier's transport, then the others.
+private let clientOrder = ["C libcurl multi", "Courier curl", "AsyncHTTPClient", "URLSession"]
+private let startupNames = ["c": "C libcurl multi", "curl": "Courier curl", "ahc": "AsyncHTTPClient", "urlsession": "URLSession"]
+private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000"]
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.filter { !$0.isNaN }.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}
+
+private func cell(_ value: Double, _ width: Int, decimals: Int = 0) -> String {
+    let text = value.isNaN || value.isInfinite ? "–" : String(format: "%.\(decimals)f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+private func left(_ text: String, _ width: Int) -> String {
+    text.padding(toLength: width, withPad: " ", startingAt: 0)
+}
+
+func printReport(results resultsPath: String, startup startupPath: String) throws {
+    guard let text = try? String(contentsOfFile: resultsPath, encoding: .utf8) else {
+        throw BenchmarkError.unreadable(resultsPath)
+    }
+    let decoder = JSONDecoder()
+    // A line that does not decode (a crashed client printing nothing, say) is skipped, not fatal:
+    // its absence shows as a short run count in the table.
+    let records = text.split(separator: "\n").compactMap { try? decoder.decode(Record.self, from: Data($0.utf8)) }
+    var startupMicroseconds: [String: Double] = [:]
+    for line in ((try? String(contentsOfFile: startupPath, encoding: .utf8)) ?? "").split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let name = startupNames[String(parts[0])], let value = Double(parts[1]) {
+            startupMicroseconds[name] = value
+        }
+    }
+    func cells(_ client: String, _ workload: String) -> [Record] {
+        records.filter { $0.client == client && $0.workload == workload && $0.seconds > 0 }
+    }
+    func rate(_ client: String, _ workload: String) -> Double {
+        median(cells(client, workload).map { Double($0.requests) / $0.seconds })
+    }
+    func megabytes(_ client: String, _ workload: String) -> Double {
+        median(cells(client, workload).map { Double($0.bytes) / $0.seconds / 1e6 })
+    }
+    func cpuPerRequest(_ client: String, _ workload: String) -> Double {
+        median(cells(client, workload).map { $0.cpuSeconds * 1e6 / Double(max($0.requests, 1)) })
+    }
+    let ceiling = clientOrder[0]
+
+    let runs = tableWorkloads.map { workload in clientOrder.map { cells($0, workload).count }.max() ?? 0 }.max() ?? 0
+    print("Courier transport benchmark: nginx on 127.0.0.1 (1 worker), each cell its own process,")
+    print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
+    print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
+    print("")
+    print("workload                    client             req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
+    for workload in tableWorkloads {
+        let title = Workload.named(workload)?.title ?? workload
+        let ceilingRate = rate(ceiling, workload)
+        let ceilingCPU = cpuPerRequest(ceiling, workload)
+        for (index, client) in clientOrder.enumerated() {
+            let records = cells(client, workload)
+            guard !records.isEmpty else { continue }
+            print(
+                left(index == 0 ? title : "", 27),
+                left(client, 16),
+                cell(rate(client, workload), 9),
+                cell(rate(client, workload) / ceilingRate, 6, decimals: 2),
+                cell(megabytes(client, workload), 8, decimals: 1),
+                cell(cpuPerRequest(client, workload), 12, decimals: 1),
+                cell(cpuPerRequest(client, workload) / ceilingCPU, 5, decimals: 2),
+                cell(median(records.map { Double($0.maxRSSKiB) / 1024 }), 13, decimals: 1),
+                cell(Double(records.reduce(0) { $0 + $1.failures }), 6)
+            )
+        }
+    }
+
+    func allocationsPerRequest(_ client: String) -> Double {
+        median(cells(client, "allocs").map { Double($0.allocations) / Double(max($0.requests, 1)) })
+    }
+    func idleMilliseconds(_ client: String) -> Double {
+        median(records.filter { $0.client == client && $0.workload == "idle" }.map { $0.cpuSeconds * 1e3 })
+    }
+    /// Peak RSS while downloading 10 MiB bodies, above the RSS after warm-up, in bodies.
+    func rssAboveIdle(_ client: String) -> Double {
+        median(cells(client, "get10mx1").map { Double($0.maxRSSKiB - $0.idleRSSKiB) / Double(10 << 10) })
+    }
+    print("")
+    print("client             allocs/GET   idle CPU ms/2s   start-up ms   ×C   10 MiB peak above idle (× body)")
+    let ceilingStartup = startupMicroseconds[ceiling] ?? .nan
+    let harness = allocationsPerRequest("harness only")
+    for client in clientOrder {
+        let startup = startupMicroseconds[client] ?? .nan
+        print(
+            left(client, 16),
+            cell(allocationsPerRequest(client), 12, decimals: 1),
+            cell(client == ceiling ? .nan : idleMilliseconds(client), 16, decimals: 1),
+            cell(startup / 1000, 13, decimals: 1),
+            cell(startup / ceilingStartup, 5, decimals: 2),
+            cell(rssAboveIdle(client), 17, decimals: 2)
+        )
+    }
+    print("allocs/GET: malloc/calloc/realloc/aligned calls per sequential 13-byte GET, whole process, counted")
+    print("by CAllocationCounter; the driver alone (no client) makes \(cell(harness, 0, decimals: 1)) of them, not subtracted above.")
+    print("start-up: mean wall time of a process that makes one GET and exits (Courier: courier-once, which")
+    print("links only Courier; AsyncHTTPClient: courier-benchmark).")
+
+    let curl = "Courier curl"
+    let targets: [(String, Double, String, Bool)] = [
+        ("curl ÷ C req/s, 64 in flight", rate(curl, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
+        ("curl ÷ C req/s, 1 in flight", rate(curl, "get13x1") / rate(ceiling, "get13x1"), "≥ 0.80", true),
+        ("curl ÷ C MB/s, 1 MiB × 8", megabytes(curl, "get1mx8") / megabytes(ceiling, "get1mx8"), "≥ 0.90", true),
+        ("curl ÷ C MB/s, 10 MiB × 1", megabytes(curl, "get10mx1") / megabytes(ceiling, "get10mx1"), "≥ 0.90", true),
+        ("curl ÷ AsyncHTTPClient req/s, 64", rate(curl, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
+        ("curl ÷ URLSession req/s, 64", rate(curl, "get13x64") / rate("URLSession", "get13x64"), "(stated)", true),
+        ("curl 10 MiB peak RSS above idle", rssAboveIdle(curl), "≤ 3.00 × body", false),
+        ("curl allocations per GET − driver's", allocationsPerRequest(curl) - harness, "≤ 20", false),
+        ("curl idle CPU over 2 s (ms)", idleMilliseconds(curl), "0", false),
+        ("curl ÷ C start-up + 1 request", (startupMicroseconds[curl] ?? .nan) / ceilingStartup, "≤ 1.30", false),
+    ]
+    print("")
+    print("issue 6 targets")
+    for (name, value, goal, higherIsBetter) in targets {
+        let verdict: String
+        if value.isNaN {
+            verdict = "not measured"
+        } else if goal == "(stated)" {
+            verdict = ""
+        } else {
+            let bound = Double(goal.split(separator: " ").dropFirst().first ?? "") ?? 0
+            // "no CPU when idle": below 1 ms in 2 s, since rusage itself has tick granularity.
+            let met = goal == "0" ? value < 1 : higherIsBetter ? value >= bound : value <= bound
+            verdict = met ? "met" : "MISSED"
+        }
+        print(left(name, 36), cell(value, 8, decimals: 2), left(" " + goal, 16), verdict)
+    }
+}

@@ -1,0 +1,33 @@
+/// One row of the benchmark: what is requested and how many at once. Mirrors the table in
+/// c/multi-get.c, so both sides run the same thing under the same name.
+struct Workload: Sendable {
+    var name: String
+    var title: String
+    var path: String
+    /// Requests in flight; for a burst, all of them at once.
+    var width: Int
+    /// A fixed number of requests, or `nil` to run for the given seconds.
+    var total: Int?
+    /// Body bytes every response must have: a client cannot look fast by failing.
+    var expectedBytes: Int
+    var postBytes: Int = 0
+
+    static let all: [Workload] = [
+        Workload(name: "get13x1", title: "GET 13 B, 1 in flight", path: "/small", width: 1, total: nil, expectedBytes: 13),
+        Workload(name: "get13x64", title: "GET 13 B, 64 in flight", path: "/small", width: 64, total: nil, expectedBytes: 13),
+        Workload(name: "get1mx8", title: "GET 1 MiB, 8 in flight", path: "/1m", width: 8, total: nil, expectedBytes: 1 << 20),
+        Workload(name: "get10mx1", title: "GET 10 MiB, 1 in flight", path: "/10m", width: 1, total: nil, expectedBytes: 10 << 20),
+        Workload(name: "post64kx16", title: "POST 64 KiB, 16 in flight", path: "/post", width: 16, total: nil, expectedBytes: 2, postBytes: 64 << 10),
+        Workload(name: "burst2000", title: "2,000 at once, 64 conns", path: "/small", width: 2_000, total: 2_000, expectedBytes: 13),
+        // Not in the main table: 2,000 sequential small GETs with the allocation counter on.
+        Workload(name: "allocs", title: "allocations", path: "/small", width: 1, total: 2_000, expectedBytes: 13),
+        // One request, then 2 s idle: the transport's CPU when nothing is asked of it.
+        Workload(name: "idle", title: "idle", path: "/small", width: 1, total: 1, expectedBytes: 13),
+        // A whole process that makes one request: start-up time (timed from outside).
+        Workload(name: "once", title: "once", path: "/small", width: 1, total: 1, expectedBytes: 13),
+    ]
+
+    static func named(_ name: String) -> Workload? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import AsyncHTTPClient
+import CAllocationCounter
+import Courier
+import CourierCurl
+import Foundation
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// One client, one workload, one process: `Benchmarks/run` starts this once per cell so that
+// getrusage and the peak RSS belong to that client alone, then calls `report` to print the table.
+//
+//   courier-benchmark measure CLIENT BASE-URL WORKLOAD [SECONDS]   one JSON record on stdout
+//   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
+//
+// CLIENT: curl | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
+// `Workload.all`; the C program (c/multi-get.c) knows the same names and prints the same record.
+
+let arguments = CommandLine.arguments
+do {
+    switch arguments.dropFirst().first {
+    case "measure" where arguments.count >= 5:
+        let seconds = arguments.count > 5 ? Double(arguments[5]) ?? 1 : 1
+        let record = try await measure(client: arguments[2], base: arguments[3], workloadName: arguments[4], seconds: seconds)
+        print(record.jsonLine)
+        exit(record.failures == 0 ? 0 : 1)
+    case "report" where arguments.count >= 4:
+        try printReport(results: arguments[2], startup: arguments[3])
+    default:
+        FileHandle.standardError.write(Data("""
+            usage: courier-benchmark measure curl|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
+                   courier-benchmark report RESULTS.jsonl STARTUP.txt
+
+            """.utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("courier-benchmark: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `courier` command: a demo of the library, a curl-like client, a parity report and a
+/// load generator, each on either of Courier's transports.
+///
+/// The type is not called `Courier` because that is the library module's name.
+@main
+struct CourierTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courier",
+        abstract: "Courier's command-line tool: demo, request, parity and bench on URLSession or libcurl.",
+        subcommands: [DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self],
+        // `courier` alone runs the demo, the README's first command.
+        defaultSubcommand: DemoCommand.self
+    )
+}

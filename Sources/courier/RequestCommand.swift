@@ -1,0 +1,198 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ArgumentParser
+import Courier
+import CourierCurl
+import Foundation
+
+/// `courier request URL`: a curl-like client on either transport. The body goes to stdout (or
+/// `-o FILE`) byte for byte; a failure is one line on stderr and a documented exit code.
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send one HTTP request and write the response body to stdout.",
+        discussion: """
+            Exit codes:
+              0   a response arrived (any status, unless --fail)
+              1   the request failed: refused connection, timeout, too many redirects, a header \
+            or method the transport refuses, an unreadable -d @file or an unwritable -o file
+              22  --fail and the status is 400 or above (as curl); nothing is written to stdout
+              64  usage error: unknown option, bad URL, bad --transport or COURIER_TRANSPORT
+
+            Failures print one line to stderr: the method, the URL and Courier's typed error \
+            (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`.
+
+            -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
+            URLResponse, so it is always written as 1.1), then each header as the transport \
+            reports it, sorted by name (transports hand headers over as a dictionary: repeated \
+            fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
+            as on the wire.
+            """
+    )
+
+    @Argument(help: "The http or https URL.")
+    var url: String
+
+    @Option(name: .customShort("X"), help: ArgumentHelp("The method (default GET, or POST with -d/--json).", valueName: "method"))
+    var method: String?
+
+    @Option(name: .customShort("H"), help: ArgumentHelp("A request header, 'Name: value'; repeatable.", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(name: .customShort("d"), help: ArgumentHelp("The body: text, or @FILE for a file's bytes (@- for stdin). Sets Content-Type: application/x-www-form-urlencoded unless -H sets one.", valueName: "data"))
+    var data: String?
+
+    @Option(help: ArgumentHelp("A JSON body (or @FILE); sets Content-Type and Accept to application/json.", valueName: "data"))
+    var json: String?
+
+    @Flag(name: [.customShort("i"), .long], help: "Write the status line and headers before the body.")
+    var include = false
+
+    @Option(name: .customShort("o"), help: ArgumentHelp("Write the body to FILE instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
+    var transport: Transport?
+
+    @Option(help: "Give up after this many seconds in total.")
+    var timeout: Double?
+
+    @Option(help: "The most redirects followed (curl only: URLSession on Linux follows redirects up to its own limit and cannot be told otherwise, so this option with urlsession is a usage error).")
+    var maxRedirects: Int?
+
+    @Flag(help: "Exit 22 without writing the body when the status is 400 or above.")
+    var fail = false
+
+    func validate() throws {
+        _ = try RequestURL.parse(url)
+        if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
+        // Resolved here so a bad COURIER_TRANSPORT is a usage error (64), not a request failure.
+        let transport = try resolvedTransport()
+        if maxRedirects != nil, transport != .curl {
+            throw ValidationError("--max-redirects needs --transport curl: URLSession follows redirects up to its own limit and has no setting for it")
+        }
+        for header in headers { _ = try HeaderArgument(header) }
+    }
+
+    func run() async throws {
+        let target = try RequestURL.parse(url)
+        let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
+        var request = URLRequest(url: target)
+        request.httpMethod = method
+        if let timeout { request.timeoutInterval = timeout }
+        let failure = { (error: any Error) -> ExitCode in
+            Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
+            return ExitCode(1)
+        }
+        do {
+            try applyBody(to: &request)
+        } catch {
+            // Not a transport error: the body file could not be read, so say that plainly.
+            Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        for header in headers {
+            let field = try HeaderArgument(header)
+            // Later -H lines replace a default set by -d/--json, as curl's do.
+            request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+
+        let networking: Networking
+        do {
+            networking = try resolvedTransport().makeNetworking(urlSession: urlSessionConfiguration, curl: curlConfiguration)
+        } catch {
+            throw failure(error)
+        }
+        let progress = output != nil && Terminal.stderrIsTerminal ? Progress.start() : nil
+        let body: Data
+        let response: URLResponse
+        do {
+            (body, response) = try await networking(request)
+            await progress?.finish(bytes: body.count)
+        } catch {
+            await progress?.finish(bytes: nil)
+            throw failure(error)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            Terminal.errorLine(APIError(kind: .notHTTP, method: method, url: target).description)
+            throw ExitCode(1)
+        }
+        if fail, http.statusCode >= 400 {
+            let kind = APIError.kind(forStatusCode: http.statusCode) ?? .unexpectedStatus(statusCode: http.statusCode)
+            Terminal.errorLine(APIError(kind: kind, method: method, url: target, response: http).description)
+            throw ExitCode(22)
+        }
+        var out = include ? ResponseHead(http).bytes : Data()
+        out.append(body)
+        if let output {
+            do {
+                try out.write(to: URL(fileURLWithPath: output))
+            } catch {
+                Terminal.errorLine("\(method) \(target.absoluteString): could not write \(output): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+        } else {
+            Terminal.writeOut(out)
+        }
+    }
+
+    private func resolvedTransport() throws -> Transport {
+        try transport ?? Transport.fromEnvironment()
+    }
+
+    private var urlSessionConfiguration: URLSessionTransport.Configuration {
+        var configuration = URLSessionTransport.Configuration()
+        if let timeout { configuration.timeoutIntervalForResource = timeout }
+        return configuration
+    }
+
+    private var curlConfiguration: CurlTransport.Configuration {
+        var configuration = CurlTransport.Configuration()
+        if let timeout { configuration.totalDeadline = timeout }
+        if let maxRedirects { configuration.maximumRedirects = maxRedirects }
+        return configuration
+    }
+
+    private func applyBody(to request: inout URLRequest) throws {
+        if let data {
+            request.httpBody = try Self.bytes(of: data)
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        } else if let json {
+            request.httpBody = try Self.bytes(of: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+        }
+    }
+
+    /// The text itself, or with a leading `@` the named file's bytes (`@-`: stdin), as curl does.
+    private static func bytes(of argument: String) throws -> Data {
+        guard argument.hasPrefix("@") else { return Data(argument.utf8) }
+        let path = String(argument.dropFirst())
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// The typed error a failure stands for, as `APIClient` would report it.
+    private static func kind(of error: any Error) -> APIError.Kind {
+        if let error = error as? RequestError { return .invalidRequest(error) }
+        return .transport(error)
+    }
+}
+
+/// One `-H 'Name: value'` argument, split at the first colon.
+struct HeaderArgument {
+    var name: String
+    var value: String
+
+    init(_ argument: String) throws {
+        guard let colon = argument.firstIndex(of: ":") else {
+            throw ValidationError("header \(argument.debugDescription) needs the form 'Name: value'")
+        }
+        name = argument[..<colon].trimmingCharacters(in: .whitespaces)
+        value = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw ValidationError("header \(argument.debugDescription) has no name") }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import ArgumentParser
+import CourierCurl
+
+// `--transport curl|urlsession`: parsed by `Transport(name:)`, so an unknown value fails with the
+// same message (naming the accepted values) as a bad COURIER_TRANSPORT, as a usage error (exit 64).
+extension Transport: ExpressibleByArgument {
+    public init?(argument: String) {
+        try? self.init(name: argument, source: "--transport")
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension Transport {
+    /// The transport a command uses when `--transport` is absent: `COURIER_TRANSPORT`, else the
+    /// library default. A misspelt variable is a usage error rather than a silent fallback.
+    static func fromEnvironment() throws -> Transport {
+        do {
+            return try Transport(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The name printed in tables.
+    var displayName: String {
+        switch self {
+        case .urlSession: "URLSession"
+        case .curl: "curl"
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+/// `courier request` run as a subprocess against an embedded server, on both transports.
+@Suite struct RequestCommandTests {
+    static let transports = ["curl", "urlsession"]
+
+    @Test(arguments: transports)
+    func bodyGoesToStdoutUnchanged(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run(["request", "--transport", transport, server.url("/bytes/40000?seed=7").absoluteString])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdout == TestServer.deterministicBytes(count: 40_000, seed: 7))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(arguments: transports)
+    func includeWritesStatusLineHeadersBlankLineThenBody(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run(["request", "-i", "--transport", transport, server.url("/bytes/16").absoluteString])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let separator = Data("\r\n\r\n".utf8)
+        let split = try #require(result.stdout.range(of: separator))
+        let head = String(decoding: result.stdout[..<split.lowerBound], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        #expect(lines.first == "HTTP/1.1 200 OK")
+        let fields = lines.dropFirst().map { $0.lowercased() }
+        #expect(fields.contains("content-length: 16"))
+        #expect(fields.allSatisfy { $0.contains(": ") })
+        #expect(result.stdout[split.upperBound...] == TestServer.deterministicBytes(count: 16))
+    }
+
+    @Test(arguments: transports)
+    func outputFileHoldsTheServersBytes(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = temporaryPath(".bin")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await CourierToolProcess.run(["request", "-o", path, "--transport", transport, server.url("/stream-bytes/300000?seed=3").absoluteString])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdout.isEmpty)
+        // stderr is a file here, not a terminal: no progress line.
+        #expect(result.stderr.isEmpty)
+        #expect(FileManager.default.contents(atPath: path) == TestServer.deterministicBytes(count: 300_000, seed: 3))
+    }
+
+    @Test(arguments: transports)
+    func failOn404ExitsTwentyTwoWithOneLine(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let url = server.url("/status/404").absoluteString
+        let failing = try await CourierToolProcess.run(["request", "--fail", "--transport", transport, url])
+        #expect(failing.status == 22)
+        #expect(failing.stdout.isEmpty)
+        #expect(failing.stderrLines.count == 1)
+        #expect(failing.stderrText.contains("GET \(url)"))
+        #expect(failing.stderrText.contains("not found"))
+
+        let plain = try await CourierToolProcess.run(["request", "--transport", transport, url])
+        #expect(plain.status == 0, "without --fail a 404 is a response")
+    }
+
+    @Test(arguments: transports)
+    func refusedConnectionExitsOneWithOneLine(transport: String) async throws {
+        // A port that was just listening and is now closed: refused, on loopback only.
+        let server = try await TestServer.start()
+        let url = server.url("/get").absoluteString
+        try await server.shutdown()
+        let result = try await CourierToolProcess.run(["request", "--transport", transport, url])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1, "\(result.stderrText)")
+        #expect(result.stderrText.contains("GET \(url)"))
+        #expect(result.stderrText.contains("URLError -1004"))
+    }
+
+    @Test(arguments: transports)
+    func timeoutExitsOne(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run(["request", "--timeout", "0.5", "--transport", transport, server.url("/delay/5").absoluteString])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrText.contains("URLError -1001"))
+    }
+
+    @Test func badURLsAreUsageErrors() async throws {
+        for url in ["not a url", "ftp://127.0.0.1/file", "/relative/path"] {
+            let result = try await CourierToolProcess.run(["request", url])
+            #expect(result.status == 64, "\(url): \(result.stderrText)")
+            #expect(result.stderrText.contains("invalid URL"))
+        }
+    }
+
+    @Test func unknownTransportIsAUsageError() async throws {
+        let flag = try await CourierToolProcess.run(["request", "--transport", "pigeon", "http://127.0.0.1:1/"])
+        #expect(flag.status == 64)
+        #expect(flag.stderrText.contains("pigeon"))
+
+        let variable = try await CourierToolProcess.run(["request", "http://127.0.0.1:1/"], environment: ["COURIER_TRANSPORT": "pigeon"])
+        #expect(variable.status == 64)
+        #expect(variable.stderrText.contains("COURIER_TRANSPORT=\"pigeon\""))
+        #expect(variable.stderrText.contains("urlsession, curl"))
+    }
+
+    @Test func transportDefaultsToCourierTransport() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        // --max-redirects is refused on urlsession, so accepting it shows curl was chosen.
+        let result = try await CourierToolProcess.run(["request", "--max-redirects", "5", server.url("/get").absoluteString], environment: ["COURIER_TRANSPORT": "curl"])
+        #expect(result.status == 0, "\(result.stderrText)")
+    }
+
+    @Test(arguments: transports)
+    func headersAndFormDataReachTheServer(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run([
+            "request", "--transport", transport, "-X", "PUT", "-H", "X-Trace: abc 123", "-H", "X-Second:two",
+            "-d", "a=1&b=2", server.url("/anything").absoluteString,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let received = try #require(server.lastRequest)
+        #expect(received.method == "PUT")
+        #expect(received.value(for: "X-Trace") == "abc 123")
+        #expect(received.value(for: "X-Second") == "two")
+        #expect(received.value(for: "Content-Type") == "application/x-www-form-urlencoded")
+        #expect(received.body == Data("a=1&b=2".utf8))
+    }
+
+    @Test(arguments: transports)
+    func dataFromAFileIsSentAsIs(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = temporaryPath(".body")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = TestServer.deterministicBytes(count: 5_000, seed: 11)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let result = try await CourierToolProcess.run([
+            "request", "--transport", transport, "-H", "Content-Type: application/octet-stream",
+            "-d", "@\(path)", server.url("/anything").absoluteString,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let received = try #require(server.lastRequest)
+        #expect(received.method == "POST", "-d without -X posts, as curl does")
+        #expect(received.value(for: "Content-Type") == "application/octet-stream", "-H overrides -d's default")
+        #expect(received.body == bytes)
+    }
+
+    @Test(arguments: transports)
+    func jsonSetsContentTypeAndAccept(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run(["request", "--transport", transport, "--json", #"{"a":1}"#, server.url("/anything").absoluteString])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let received = try #require(server.lastRequest)
+        #expect(received.method == "POST")
+        #expect(received.value(for: "Content-Type") == "application/json")
+        #expect(received.value(for: "Accept") == "application/json")
+        #expect(received.body == Data(#"{"a":1}"#.utf8))
+    }
+
+    @Test func maxRedirectsLimitsCurlAndIsRefusedForURLSession() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let url = server.url("/redirect/3").absoluteString
+        let limited = try await CourierToolProcess.run(["request", "--transport", "curl", "--max-redirects", "1", url])
+        #expect(limited.status == 1)
+        #expect(limited.stderrText.contains("URLError -1007"), "\(limited.stderrText)")
+
+        let enough = try await CourierToolProcess.run(["request", "--transport", "curl", "--max-redirects", "3", url])
+        #expect(enough.status == 0, "\(enough.stderrText)")
+
+        let urlSession = try await CourierToolProcess.run(["request", "--transport", "urlsession", "--max-redirects", "1", url])
+        #expect(urlSession.status == 64)
+        #expect(urlSession.stderrText.contains("--max-redirects needs --transport curl"))
+    }
+}
+
+extension RequestCommandTests {
+    @Test func unreadableBodyFileExitsOneWithOneLine() async throws {
+        let path = temporaryPath(".missing")
+        let result = try await CourierToolProcess.run(["request", "-d", "@\(path)", "http://127.0.0.1:1/anything"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrText.contains("POST http://127.0.0.1:1/anything: cannot read the request body"))
+    }
+}
