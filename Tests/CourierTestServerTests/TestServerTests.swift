@@ -98,12 +98,13 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         try await RawConnection.with(server) { connection in
-            try await connection.send("GET /delay/10 HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await connection.send("GET /delay/30 HTTP/1.1\r\nHost: a\r\n\r\n")
             while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
             try await server.shutdown()
             #expect(try await connection.readToEnd().isEmpty)
         }
-        #expect(clock.now - start < .seconds(4))
+        // Far below the 30 s delay, with room for a loaded 2-core machine.
+        #expect(clock.now - start < .seconds(20))
     }
 
     @Test func urlAppendsPathAndQueryWithoutTrapping() async throws {

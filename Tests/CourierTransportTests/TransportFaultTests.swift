@@ -15,14 +15,15 @@ import Testing
     func aServerThatNeverAnswersTimesOut(_ transport: TransportKind) async throws {
         let started = ContinuousClock.now
         await transport.expectURLError(.timedOut, "GET", "/never", on: try sharedServer(), timeout: 1)
-        #expect(ContinuousClock.now - started < .seconds(6))
+        // Bounded, with room for a loaded machine; CurlErrorMappingTests holds the tight bound.
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test(arguments: TransportKind.configured)
     func aServerThatStallsMidBodyTimesOut(_ transport: TransportKind) async throws {
         let started = ContinuousClock.now
         await transport.expectURLError(.timedOut, "GET", "/stall/50000", on: try sharedServer(), timeout: 1)
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test(arguments: TransportKind.configured)
@@ -79,7 +80,8 @@ import Testing
         // at once rather than wait for its timeout, and must not deliver the half body.
         let started = ContinuousClock.now
         await transport.expectURLError(transport.codeForTruncatedBody, "GET", "/truncate/200000", on: try sharedServer(), timeout: 30)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below the 30 s timeout: the close was noticed, not waited out.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test(arguments: TransportKind.configured, ["/brotli", "/zstd"])
