@@ -36,7 +36,12 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var bodyStorage: UnsafeMutableRawBufferPointer?
     private var headerBytes: [UInt8] = []
     private var headerByteCount = 0
+    /// Small bodies grow here; see ``CurlBodyBufferPool/minimumCapacity``.
     private var body = Data()
+    /// Large bodies are written here instead, and handed over without a copy.
+    private var pooledBody: CurlBodyBufferPool.Buffer?
+    private var pooledCount = 0
+    private let bodyPool: CurlBodyBufferPool
     private var hasReservedBody = false
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
@@ -46,9 +51,10 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastActivity = ContinuousClock.now
     private var bytesMoved: Int64 = 0
 
-    init(id: TransferID, plan: CurlRequestPlan, configuration: CurlTransport.Configuration) {
+    init(id: TransferID, plan: CurlRequestPlan, configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool) {
         self.id = id
         self.plan = plan
+        self.bodyPool = bodyPool
         maximumResponseBytes = max(0, configuration.maximumResponseBytes)
         maximumHeaderBytes = max(0, configuration.maximumHeaderBytes)
     }
@@ -56,6 +62,8 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         Curl.freeList(headerList)
         bodyStorage?.deallocate()
+        // A failed or abandoned transfer still owns its buffer.
+        if let pooledBody { bodyPool.give(pooledBody) }
     }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -82,7 +90,28 @@ final class CurlTransfer: @unchecked Sendable {
     /// Hands over what the callbacks collected.
     func takeExchange() -> CurlExchange {
         defer { headerBytes = []; body = Data() }
+        if let pooledBody {
+            self.pooledBody = nil
+            return CurlExchange(headerBytes: headerBytes, body: bodyPool.data(pooledBody, count: pooledCount))
+        }
         return CurlExchange(headerBytes: headerBytes, body: body)
+    }
+
+    /// Moves the body into a pooled buffer of at least `byteCount` bytes, copying what arrived so
+    /// far; called once it is known (Content-Length) or seen (growth) to be large.
+    private func usePooledBuffer(atLeast byteCount: Int) {
+        let buffer = bodyPool.take(atLeast: byteCount)
+        if let old = pooledBody {
+            buffer.pointer.copyMemory(from: old.pointer, byteCount: pooledCount)
+            bodyPool.give(old)
+        } else {
+            body.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { buffer.pointer.copyMemory(from: base, byteCount: bytes.count) }
+            }
+            pooledCount = body.count
+            body = Data()
+        }
+        pooledBody = buffer
     }
 
     // MARK: Callbacks (curl thread, inside curl_multi_perform)
@@ -141,17 +170,34 @@ final class CurlTransfer: @unchecked Sendable {
             // Content-Length counts encoded bytes; for an identity body it is exact, for a
             // compressed one a lower bound, and either way capped by the limit.
             if let easy, let length = Curl.contentLength(easy) {
-                body.reserveCapacity(Int(min(length, Int64(maximumResponseBytes))))
+                let expected = Int(min(length, Int64(maximumResponseBytes)))
+                if expected >= CurlBodyBufferPool.minimumCapacity {
+                    usePooledBuffer(atLeast: expected)
+                } else {
+                    body.reserveCapacity(expected)
+                }
             }
         }
-        guard body.count + bytes.count <= maximumResponseBytes else {
+        let received = pooledBody == nil ? body.count : pooledCount
+        guard received + bytes.count <= maximumResponseBytes else {
             exceededLimit = CurlError(
                 kind: .responseTooLarge, curlCode: 0,
                 message: "decoded response body exceeds \(maximumResponseBytes) bytes"
             )
             return 0
         }
-        if let base = bytes.baseAddress {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        if pooledBody == nil, received + bytes.count > CurlBodyBufferPool.minimumCapacity {
+            // No (or a lower-bound) Content-Length and the body turned out large: double, as Data would.
+            usePooledBuffer(atLeast: 2 * (received + bytes.count))
+        }
+        if let full = pooledBody, pooledCount + bytes.count > full.capacity {
+            usePooledBuffer(atLeast: 2 * (pooledCount + bytes.count))
+        }
+        if let buffer = pooledBody {
+            (buffer.pointer + pooledCount).copyMemory(from: base, byteCount: bytes.count)
+            pooledCount += bytes.count
+        } else {
             body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         }
         return bytes.count

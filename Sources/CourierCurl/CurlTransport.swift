@@ -24,6 +24,9 @@ public final class CurlTransport: Sendable {
     private let loop: CurlEventLoop
     private let redirectPolicy: CurlRedirectPolicy
     private let nextTransferID = Atomic<UInt64>(0)
+    /// Recycled buffers for large bodies (see ``CurlBodyBufferPool``): enough idle memory for a
+    /// full set of connections to one host to receive 1 MiB bodies twice over.
+    private let bodyPool: CurlBodyBufferPool
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// its thread.
@@ -32,6 +35,7 @@ public final class CurlTransport: Sendable {
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         self.configuration = configuration
         redirectPolicy = CurlRedirectPolicy(configuration: configuration)
+        bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
         loop = try CurlEventLoop(configuration: configuration)
     }
 
@@ -108,7 +112,7 @@ public final class CurlTransport: Sendable {
     /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
     private func perform(_ plan: CurlRequestPlan) async throws -> CurlExchange {
         let id = TransferID(rawValue: nextTransferID.add(1, ordering: .relaxed).newValue)
-        let transfer = CurlTransfer(id: id, plan: plan, configuration: configuration)
+        let transfer = CurlTransfer(id: id, plan: plan, configuration: configuration, bodyPool: bodyPool)
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

@@ -145,6 +145,67 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
     try await server.shutdown()
 }
 
+
+/// `--path /bytes/1048576 --concurrency 8 [--count N]`: MB/s and CPU per request for one large
+/// path through both transports, rounds interleaved; the body length is checked against the path's
+/// number so a failing transport cannot look fast.
+func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) async throws {
+    let server = try await TestServer.start()
+    let curl = try CurlTransport()
+    let urlSession = URLSessionTransport()
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking)]
+        .filter { only == nil || $0.0 == only }
+    let url = server.url(path)
+    let expected = Int(path.split(separator: "/").last ?? "") ?? -1
+    func once(_ networking: @escaping Networking, _ count: Int) async throws -> Measurement {
+        let cpuBefore = threadCPU()
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                next += 1
+                group.addTask {
+                    let (data, _) = try await networking(URLRequest(url: url))
+                    guard expected < 0 || data.count == expected else { throw URLError(.cannotParseResponse) }
+                }
+            }
+            while next < min(width, count) { add() }
+            while try await group.next() != nil { if next < count { add() } }
+        }
+        let elapsed = start.duration(to: .now)
+        let cpuAfter = threadCPU()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Measurement(
+            requestsPerSecond: Double(count) / seconds,
+            clientMicrosecondsPerRequest: Double(cpuAfter.client &- cpuBefore.client) / 1000 / Double(count),
+            serverMicrosecondsPerRequest: Double(cpuAfter.server &- cpuBefore.server) / 1000 / Double(count)
+        )
+    }
+    for (_, networking) in transports { _ = try await once(networking, max(8, count / 4)) }
+    var results: [Kind: [Measurement]] = [:]
+    for round in 0..<rounds {
+        let ordered = round.isMultiple(of: 2) ? transports : transports.reversed()
+        for (kind, networking) in ordered { results[kind, default: []].append(try await once(networking, count)) }
+    }
+    print("GET \(path), \(width) in flight, \(count) requests × \(rounds) interleaved rounds, medians")
+    print("transport      req/s     MB/s   (min–max MB/s)   client µs/req  server µs/req")
+    for kind in Kind.allCases where only == nil || kind == only {
+        let cells = results[kind] ?? []
+        let mb = cells.map { $0.requestsPerSecond * Double(max(0, expected)) / 1e6 }
+        print(
+            kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
+            format(median(cells.map(\.requestsPerSecond)), 9),
+            format(median(mb), 8),
+            "  (\(format(mb.min() ?? .nan, 6))–\(format(mb.max() ?? .nan, 6)))",
+            format(median(cells.map(\.clientMicrosecondsPerRequest)), 14, decimals: 1),
+            format(median(cells.map(\.serverMicrosecondsPerRequest)), 14, decimals: 1)
+        )
+    }
+    curl.shutdown()
+    urlSession.session.finishTasksAndInvalidate()
+    try await server.shutdown()
+}
+
 /// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl` or
 /// `--only urlsession` to run one transport alone (for profiling one of them).
 func option(_ name: String, default value: Double) -> Double {
@@ -159,8 +220,17 @@ let scale = option("--scale", default: 1)
 let only: Kind? = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
     Kind.allCases.first { index + 1 < CommandLine.arguments.count && $0.rawValue.lowercased() == CommandLine.arguments[index + 1].lowercased() }
 }
+let bulkPath = CommandLine.arguments.firstIndex(of: "--path").flatMap { index in
+    index + 1 < CommandLine.arguments.count ? CommandLine.arguments[index + 1] : nil
+}
 do {
-    try await run(rounds: rounds, scale: scale, only: only)
+    if let bulkPath {
+        let width = max(1, Int(option("--concurrency", default: 8)))
+        let count = max(width, Int(option("--count", default: 400)))
+        try await runBulk(path: bulkPath, width: width, count: count, rounds: rounds, only: only)
+    } else {
+        try await run(rounds: rounds, scale: scale, only: only)
+    }
 } catch {
     FileHandle.standardError.write(Data("courier-quickbench: \(error)\n".utf8))
     exit(1)
