@@ -81,8 +81,10 @@ let package = Package(
         // synchronous-main probe that valgrind can run (scripts/valgrind-probe).
         .executableTarget(name: "courier-quickbench", dependencies: ["Courier", "CourierCurl", "CourierTestServer"]),
         .executableTarget(name: "courier-valgrind-probe", dependencies: ["CourierCurl", "CourierTestServer"]),
-        .testTarget(name: "CourierTests", dependencies: ["Courier"]),
-        .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine"]),
+        // Helpers shared by test targets; a plain target, so it is never a product.
+        .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/CourierTestSupport"),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestSupport"]),
+        .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
         .testTarget(name: "courierTests", dependencies: ["CourierTestServer"]),

@@ -9,6 +9,7 @@ import OpenCombine
 #endif
 import Courier
 import CourierCombine
+import CourierTestSupport
 import Testing
 
 private struct Item: Codable, Equatable, Sendable {

@@ -5,40 +5,11 @@ import OpenCombine
 #endif
 import Courier
 import Synchronization
+import CourierTestSupport
 import Testing
 
 struct CombineTestError: Error, Equatable {
     let code: Int
-}
-
-struct CombineTestTimedOut: Error {}
-
-/// Runs `body`, failing with `CombineTestTimedOut` instead of hanging the suite if it does not
-/// return in time. The limit is generous; passing tests finish in milliseconds.
-///
-/// The two racers are unstructured tasks so that a timeout returns even when `body` ignores
-/// cancellation (as a broken implementation under test would).
-func awaitWithin<T: Sendable>(
-    seconds: Double = 5,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let outcome = Promise<T>()
-    let work = Task {
-        do {
-            outcome.resolve(with: try await body())
-        } catch {
-            outcome.reject(with: error)
-        }
-    }
-    let timer = Task {
-        try await Task.sleep(for: .seconds(seconds))
-        outcome.reject(with: CombineTestTimedOut())
-    }
-    defer {
-        work.cancel()
-        timer.cancel()
-    }
-    return try await outcome.future.value
 }
 
 /// A thread-safe box for counters and flags set from operations under test.

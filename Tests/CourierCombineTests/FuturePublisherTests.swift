@@ -5,6 +5,7 @@ import OpenCombine
 #endif
 @testable import Courier
 import CourierCombine
+import CourierTestSupport
 import Testing
 
 @Suite("Future.publisher")

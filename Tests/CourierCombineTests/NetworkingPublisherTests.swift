@@ -9,6 +9,7 @@ import OpenCombine
 #endif
 import Courier
 import CourierCombine
+import CourierTestSupport
 import Testing
 
 /// A `Networking` double answering every request with `status` and `body`.

@@ -5,6 +5,7 @@ import OpenCombine
 #endif
 import Courier
 import CourierCombine
+import CourierTestSupport
 import Testing
 
 @Suite("TaskPublisher")

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Testing
 @testable import Courier
 

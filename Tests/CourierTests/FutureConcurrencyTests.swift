@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import CourierTestSupport
 import Testing
 @testable import Courier
 

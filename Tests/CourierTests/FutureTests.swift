@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import CourierTestSupport
 import Testing
 @testable import Courier
 
@@ -19,36 +20,6 @@ final class FutureTestLog<Element: Sendable>: Sendable {
     var entries: [Element] {
         storage.withLock { $0 }
     }
-}
-
-struct FutureTestTimedOut: Error {}
-
-/// Runs `body`, failing with `FutureTestTimedOut` instead of hanging the suite if it does not
-/// return in time. The limit is generous; passing tests finish in milliseconds.
-///
-/// The two racers are unstructured tasks so that a timeout returns even when `body` ignores
-/// cancellation (as a broken implementation under test would).
-func awaitWithin<T: Sendable>(
-    seconds: Double = 5,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let outcome = Promise<T>()
-    let work = Task {
-        do {
-            outcome.resolve(with: try await body())
-        } catch {
-            outcome.reject(with: error)
-        }
-    }
-    let timer = Task {
-        try await Task.sleep(for: .seconds(seconds))
-        outcome.reject(with: FutureTestTimedOut())
-    }
-    defer {
-        work.cancel()
-        timer.cancel()
-    }
-    return try await outcome.future.value
 }
 
 extension Result {
