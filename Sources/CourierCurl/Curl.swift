@@ -173,12 +173,6 @@ enum Curl {
         curl_easy_cleanup(easy)
     }
 
-    /// `curl_easy_reset`: every option back to its default; live connections, the DNS cache and
-    /// TLS sessions stay with the multi handle.
-    static func easyReset(_ easy: EasyPointer) {
-        curl_easy_reset(easy)
-    }
-
     static func set(_ easy: EasyPointer, _ option: EasyOption, _ value: Int) throws(CurlError) {
         try check(ccurl_easy_setopt_long(easy, option.value, value), option)
     }

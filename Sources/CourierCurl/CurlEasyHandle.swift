@@ -1,39 +1,22 @@
 /// One libcurl easy handle and the error buffer libcurl writes its messages into.
 ///
-/// Lives on the curl thread only. Reused across transfers: ``reset()`` returns every option to
-/// its default, so ``configure(for:configuration:)`` sets everything each time.
+/// Lives on the curl thread only. Reused across transfers without `curl_easy_reset`: the
+/// transport's settings are applied once, when the handle is made, and ``prepare(for:)`` sets
+/// every per-request option on every request, back to its default where the request does not
+/// need it, so nothing of one request carries over to the next. Resetting and re-applying
+/// everything cost a dozen allocations per request (libcurl copies every string option).
 final class CurlEasyHandle {
     let pointer: Curl.EasyPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    init() throws(CurlError) {
+    /// Makes a handle with the transport's settings: safe defaults (issue 4, item 7), TLS,
+    /// decoding and the callbacks.
+    init(configuration: CurlTransport.Configuration) throws(CurlError) {
         pointer = try Curl.easyInit()
         errorBuffer = .allocate(capacity: Curl.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: Curl.errorBufferSize)
-    }
-
-    deinit {
-        Curl.easyCleanup(pointer)
-        errorBuffer.deallocate()
-    }
-
-    /// libcurl's detailed message for the last failure, if it wrote one.
-    var errorMessage: String? {
-        errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
-    }
-
-    /// Back to libcurl's defaults; connections and caches stay with the multi handle.
-    func reset() {
-        Curl.easyReset(pointer)
-        errorBuffer[0] = 0
-    }
-
-    /// Sets every option the transfer needs; safe defaults first, then the request.
-    func configure(for transfer: CurlTransfer, configuration: CurlTransport.Configuration) throws(CurlError) {
         let easy = pointer
-        let plan = transfer.plan
         try Curl.set(easy, .errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
-        // Safe defaults (issue 4, item 7).
         try Curl.set(easy, .noSignal, 1)
         try Curl.set(easy, .protocols, "http,https")
         try Curl.set(easy, .redirectProtocols, "http,https")
@@ -47,45 +30,90 @@ final class CurlEasyHandle {
         }
         // "" = every encoding this libcurl decodes, announced and decoded as URLSession does.
         try Curl.set(easy, .acceptEncoding, "")
+        // URLSession's timeoutInterval is an idle timeout: with `lowSpeedTime` per request,
+        // libcurl fails a transfer that stays below 1 byte/s that long.
+        try Curl.set(easy, .lowSpeedLimit, 1)
+        try Curl.set(easy, .writeFunction, callback: CurlTransfer.bodyCallback)
+        try Curl.set(easy, .headerFunction, callback: CurlTransfer.headerCallback)
+        try Curl.set(easy, .noProgress, 0)
+        try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
+    }
 
-        // The request.
+    deinit {
+        Curl.easyCleanup(pointer)
+        errorBuffer.deallocate()
+    }
+
+    /// libcurl's detailed message for the last failure, if it wrote one.
+    var errorMessage: String? {
+        errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+    }
+
+    /// Sets every per-request option. Each is set on every request, so a handle that last ran
+    /// a HEAD, a POST with a body or a custom method carries none of it into this one.
+    func prepare(for transfer: CurlTransfer) throws(CurlError) {
+        let easy = pointer
+        let plan = transfer.plan
+        errorBuffer[0] = 0
         try Curl.set(easy, .url, plan.url.absoluteString)
+        // The body first: CURLOPT_POSTFIELDS also switches libcurl to POST, which the method
+        // options below then override.
+        switch plan.shape {
+        case .withBody:
+            let storage = transfer.makeBodyStorage()
+            try Curl.set(easy, .postFields, pointer: storage.baseAddress)
+            try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
+        case .head, .withoutBody:
+            try Curl.set(easy, .postFields, pointer: nil)
+            try Curl.set(easy, .postFieldSize, int64: -1)
+        }
         switch plan.shape {
         case .head:
             try Curl.set(easy, .noBody, 1)
+            try Curl.set(easy, .customRequest, pointer: nil)
         case .withoutBody(let customMethod):
+            // Also turns CURLOPT_NOBODY off.
             try Curl.set(easy, .httpGet, 1)
-            if let customMethod { try Curl.set(easy, .customRequest, customMethod) }
+            try setCustomMethod(customMethod)
         case .withBody(let customMethod):
-            let storage = transfer.makeBodyStorage()
+            // Also turns CURLOPT_NOBODY off.
             try Curl.set(easy, .post, 1)
-            try Curl.set(easy, .postFields, pointer: storage.baseAddress)
-            try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
-            if let customMethod { try Curl.set(easy, .customRequest, customMethod) }
+            try setCustomMethod(customMethod)
         }
-        if transfer.headerList == nil {
-            transfer.headerList = try Curl.makeList(plan.headerLines)
-        }
-        try Curl.set(easy, .httpHeader, list: transfer.headerList)
-
-        // URLSession's timeoutInterval is an idle timeout: fail after that long below 1 byte/s.
-        try Curl.set(easy, .lowSpeedLimit, 1)
+        try Curl.set(easy, .httpHeader, list: transfer.headerList.pointer)
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
-        if let total = plan.totalTimeoutMilliseconds {
-            try Curl.set(easy, .timeoutMilliseconds, total)
-        }
+        // 0 = no limit.
+        try Curl.set(easy, .timeoutMilliseconds, plan.totalTimeoutMilliseconds ?? 0)
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         try Curl.set(easy, .privateData, pointer: context)
-        try Curl.set(easy, .writeFunction, callback: CurlTransfer.bodyCallback)
         try Curl.set(easy, .writeData, pointer: context)
-        try Curl.set(easy, .headerFunction, callback: CurlTransfer.headerCallback)
         try Curl.set(easy, .headerData, pointer: context)
-        try Curl.set(easy, .noProgress, 0)
-        try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
         try Curl.set(easy, .progressData, pointer: context)
         transfer.startIdleClock()
         transfer.easy = easy
+    }
+
+    /// Forgets the pointers into a transfer that has ended (its header list, body and the
+    /// transfer itself), so an idle handle holds nothing that may be freed under it.
+    /// libcurl reads none of them outside a transfer; this keeps it that way by construction.
+    func detach() {
+        let easy = pointer
+        // Setting a pointer option cannot fail; there is nothing to report if it did.
+        try? Curl.set(easy, .httpHeader, list: nil)
+        try? Curl.set(easy, .postFields, pointer: nil)
+        try? Curl.set(easy, .privateData, pointer: nil)
+        try? Curl.set(easy, .writeData, pointer: nil)
+        try? Curl.set(easy, .headerData, pointer: nil)
+        try? Curl.set(easy, .progressData, pointer: nil)
+    }
+
+    private func setCustomMethod(_ method: String?) throws(CurlError) {
+        if let method {
+            try Curl.set(pointer, .customRequest, method)
+        } else {
+            try Curl.set(pointer, .customRequest, pointer: nil)
+        }
     }
 }

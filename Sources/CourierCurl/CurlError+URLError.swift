@@ -14,7 +14,7 @@ extension CurlError {
     /// `osErrno` is `CURLINFO_OS_ERRNO`, which FoundationNetworking consults first.
     static func urlErrorCode(curlCode: Int, osErrno: Int32) -> URLError.Code {
         // FoundationNetworking checks the errno before the CURLcode, on fresh handles. Ours are
-        // pooled, and CURLINFO_OS_ERRNO survives curl_easy_reset: a handle once refused kept
+        // reused, and CURLINFO_OS_ERRNO survives from one transfer to the next: a handle once refused kept
         // reporting ECONNREFUSED, so an empty reply on a later transfer came out as
         // .cannotConnectToHost. The errno is only trusted for a failed connect.
         switch curlCode {

@@ -46,7 +46,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     // Curl thread only.
     private var scheduler: CurlScheduler
-    private var pool = CurlEasyHandlePool()
+    private var pool: CurlEasyHandlePool
     private var running: [TransferID: (handle: CurlEasyHandle, transfer: CurlTransfer)] = [:]
     private var batch: [Command] = []
     /// Transfers ended in this iteration, resumed only after the statistics are published, so a
@@ -55,6 +55,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         self.configuration = configuration
+        pool = CurlEasyHandlePool(configuration: configuration)
         let multi = try Curl.multiInit()
         do {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
@@ -197,7 +198,7 @@ final class CurlEventLoop: @unchecked Sendable {
         do {
             let taken = try pool.take(source)
             handle = taken
-            try taken.configure(for: transfer, configuration: configuration)
+            try taken.prepare(for: transfer)
             try Curl.add(taken.pointer, to: multi)
             running[transfer.id] = (taken, transfer)
         } catch {

@@ -19,9 +19,9 @@ struct CurlRequestPlan: Sendable, Equatable {
     var url: URL
     var shape: Shape
     var body: Data
-    /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: `Name: value`, `Name;` for an empty value,
-    /// `Name:` to suppress one of libcurl's own headers.
-    var headerLines: [String]
+    /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
+    /// distinct set (see ``CurlHeaderListCache``).
+    var headers: Headers
     /// URLSession's `timeoutInterval`: the longest silence allowed. Enforced by the progress
     /// callback (``CurlTransfer/idleTimeout``), to within libcurl's one-second progress tick.
     var idleTimeout: Duration
@@ -63,9 +63,12 @@ extension CurlRequestPlan {
         case "POST": shape = .withBody(customMethod: nil)
         default: shape = .withBody(customMethod: method)
         }
-        headerLines = Self.headerLines(
-            request.allHTTPHeaderFields ?? [:], method: method, hasBody: !body.isEmpty,
-            configuration: configuration
+        headers = Headers(
+            fields: request.allHTTPHeaderFields ?? [:],
+            // libcurl labels every body it sends through CURLOPT_POST as a form. URLSession does
+            // that only for a non-empty POST body, so the label is removed for everything else.
+            suppressesFormContentType: method != "POST" || body.isEmpty,
+            userAgent: configuration.userAgent ?? Self.urlSessionUserAgent
         )
         let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         idleTimeout = .milliseconds(Self.milliseconds(interval))
@@ -80,41 +83,51 @@ extension CurlRequestPlan {
         max(1, Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max))))
     }
 
-    /// The request's own headers, then the ones FoundationNetworking adds when the request has
-    /// none of that name, then suppressions of libcurl defaults URLSession does not send.
-    static func headerLines(
-        _ fields: [String: String], method: String, hasBody: Bool,
-        configuration: CurlTransport.Configuration
-    ) -> [String] {
-        var lines: [String] = []
-        lines.reserveCapacity(fields.count + 5)
-        var names = Set<String>()
-        for (name, value) in fields {
-            names.insert(name.lowercased())
-            lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+    /// The `CURLOPT_HTTPHEADER` lines of this plan.
+    var headerLines: [String] { headers.lines }
+}
+
+extension CurlRequestPlan {
+    /// A request's header fields and the few facts that turn them into libcurl's header lines.
+    /// Two requests with equal `Headers` send the same header lines, so their list is shared.
+    struct Headers: Hashable, Sendable {
+        var fields: [String: String]
+        var suppressesFormContentType: Bool
+        var userAgent: String
+
+        /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: the request's own headers (`Name: value`,
+        /// `Name;` for an empty value), then the ones FoundationNetworking adds when the request
+        /// has none of that name, then suppressions (`Name:`) of libcurl defaults URLSession does
+        /// not send.
+        var lines: [String] {
+            var lines: [String] = []
+            lines.reserveCapacity(fields.count + 5)
+            var names = Set<String>()
+            for (name, value) in fields {
+                names.insert(name.lowercased())
+                lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+            }
+            func addUnlessSet(_ name: String, _ value: String) {
+                guard !names.contains(name.lowercased()) else { return }
+                lines.append(value.isEmpty ? "\(name):" : "\(name): \(value)")
+            }
+            // FoundationNetworking always adds these two; HTTP/1.1 keeps connections alive anyway.
+            addUnlessSet("Connection", "keep-alive")
+            addUnlessSet("User-Agent", userAgent)
+            if let language = CurlRequestPlan.urlSessionAcceptLanguage {
+                addUnlessSet("Accept-Language", language)
+            }
+            // URLSession never waits for `100 Continue`; libcurl would send `Expect: 100-continue`
+            // for large bodies and stall up to a second on servers that ignore it.
+            addUnlessSet("Expect", "")
+            if suppressesFormContentType {
+                addUnlessSet("Content-Type", "")
+            }
+            // `Accept: */*` (libcurl's default, which URLSession leaves in) and `Accept-Encoding`
+            // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder libcurl has: deflate, gzip, br,
+            // zstd here, as URLSession sends) come from libcurl itself.
+            return lines
         }
-        func addUnlessSet(_ name: String, _ value: String) {
-            guard !names.contains(name.lowercased()) else { return }
-            lines.append(value.isEmpty ? "\(name):" : "\(name): \(value)")
-        }
-        // FoundationNetworking always adds these two; HTTP/1.1 keeps connections alive anyway.
-        addUnlessSet("Connection", "keep-alive")
-        addUnlessSet("User-Agent", configuration.userAgent ?? urlSessionUserAgent)
-        if let language = urlSessionAcceptLanguage {
-            addUnlessSet("Accept-Language", language)
-        }
-        // URLSession never waits for `100 Continue`; libcurl would send `Expect: 100-continue`
-        // for large bodies and stall up to a second on servers that ignore it.
-        addUnlessSet("Expect", "")
-        // libcurl labels every body it sends through CURLOPT_POST as a form. URLSession does
-        // that only for a non-empty POST body, so the label is removed for everything else.
-        if method != "POST" || !hasBody {
-            addUnlessSet("Content-Type", "")
-        }
-        // `Accept: */*` (libcurl's default, which URLSession leaves in) and `Accept-Encoding`
-        // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder libcurl has: deflate, gzip, br,
-        // zstd here, as URLSession sends) come from libcurl itself.
-        return lines
     }
 }
 

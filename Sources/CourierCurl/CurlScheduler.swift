@@ -20,7 +20,7 @@ struct CurlScheduler: Sendable {
 
     /// What happens to an easy handle once its transfer is removed from the multi handle.
     enum HandleFate: Equatable, Sendable {
-        /// `curl_easy_reset` it and keep it for the next transfer.
+        /// Detach it from its transfer and keep it for the next one.
         case recycle
         /// `curl_easy_cleanup` it: the pool is full or the transport is going away.
         case destroy

@@ -30,8 +30,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     var easy: Curl.EasyPointer?
-    /// The `CURLOPT_HTTPHEADER` list, freed once the handle that used it was reset.
-    var headerList: Curl.StringListPointer?
+    /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
+    let headerList: CurlHeaderList
     /// A stable copy of the body for `CURLOPT_POSTFIELDS`, which libcurl reads without copying.
     private(set) var bodyStorage: UnsafeMutableRawBufferPointer?
     private var headerBytes: [UInt8] = []
@@ -49,18 +49,23 @@ final class CurlTransfer: @unchecked Sendable {
     /// without a byte in either direction.
     private(set) var idleTimedOut: CurlError?
     private var lastActivity = ContinuousClock.now
+    /// Bytes seen by the last progress call: body both ways plus header bytes, so a server
+    /// trickling headers is not silent either.
     private var bytesMoved: Int64 = 0
 
-    init(id: TransferID, plan: CurlRequestPlan, configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool) {
+    init(
+        id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
+        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool
+    ) {
         self.id = id
         self.plan = plan
+        self.headerList = headerList
         self.bodyPool = bodyPool
         maximumResponseBytes = max(0, configuration.maximumResponseBytes)
         maximumHeaderBytes = max(0, configuration.maximumHeaderBytes)
     }
 
     deinit {
-        Curl.freeList(headerList)
         bodyStorage?.deallocate()
         // A failed or abandoned transfer still owns its buffer.
         if let pooledBody { bodyPool.give(pooledBody) }
@@ -119,7 +124,6 @@ final class CurlTransfer: @unchecked Sendable {
     /// Copies one header line. Only bytes are copied here; parsing waits for the awaiting task.
     /// A status line starts a new block, so interim responses (100 Continue) are dropped.
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
-        lastActivity = ContinuousClock.now
         headerByteCount += line.count
         guard headerByteCount <= maximumHeaderBytes else {
             exceededLimit = CurlError(
@@ -132,6 +136,8 @@ final class CurlTransfer: @unchecked Sendable {
            line[2] == UInt8(ascii: "T"), line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             headerBytes.removeAll(keepingCapacity: true)
         }
+        // One allocation for a typical header block instead of a doubling series.
+        if headerBytes.capacity == 0 { headerBytes.reserveCapacity(512) }
         headerBytes.append(contentsOf: line)
         return line.count
     }
@@ -145,10 +151,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Progress from libcurl (at least once a second while idle, thanks to the low-speed
     /// backstop): any bytes moved since the last call restart the idle clock; silence longer
-    /// than the plan's idle timeout stops the transfer. Returns non-zero to abort.
+    /// than the plan's idle timeout stops the transfer. Returns non-zero to abort. The only
+    /// place the clock is read: the data callbacks run far more often and only count.
     func progress(downloaded: Int64, uploaded: Int64) -> Int32 {
         let now = ContinuousClock.now
-        let moved = downloaded &+ uploaded
+        let moved = downloaded &+ uploaded &+ Int64(headerByteCount)
         if moved != bytesMoved {
             bytesMoved = moved
             lastActivity = now
@@ -164,7 +171,6 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        lastActivity = ContinuousClock.now
         if !hasReservedBody {
             hasReservedBody = true
             // Content-Length counts encoded bytes; for an identity body it is exact, for a

@@ -27,6 +27,8 @@ public final class CurlTransport: Sendable {
     /// Recycled buffers for large bodies (see ``CurlBodyBufferPool``): enough idle memory for a
     /// full set of connections to one host to receive 1 MiB bodies twice over.
     private let bodyPool: CurlBodyBufferPool
+    /// Header lists by header set: most apps send a handful of distinct sets.
+    private let headerLists = CurlHeaderListCache(capacity: 64)
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// its thread.
@@ -112,7 +114,8 @@ public final class CurlTransport: Sendable {
     /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
     private func perform(_ plan: CurlRequestPlan) async throws -> CurlExchange {
         let id = TransferID(rawValue: nextTransferID.add(1, ordering: .relaxed).newValue)
-        let transfer = CurlTransfer(id: id, plan: plan, configuration: configuration, bodyPool: bodyPool)
+        let headerList = try headerLists.list(for: plan.headers)
+        let transfer = CurlTransfer(id: id, plan: plan, headerList: headerList, configuration: configuration, bodyPool: bodyPool)
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

@@ -59,6 +59,46 @@ struct CurlTransportTests {
         }
     }
 
+    /// Handles are reused without `curl_easy_reset`; every per-request option must be set
+    /// again, or a HEAD, a body or a custom method would leak into the next request.
+    @Test func aReusedHandleCarriesNothingOverFromItsLastRequest() async throws {
+        try await withCurlTransport { server, transport in
+            let url = server.url("/anything")
+            let sequence: [(method: String, body: String?, headers: [String: String])] = [
+                ("PURGE", "one", ["X-First": "1"]),
+                ("GET", nil, [:]),
+                ("HEAD", nil, [:]),
+                ("GET", nil, [:]),
+                ("POST", "two", [:]),
+                ("DELETE", nil, [:]),
+                ("GET", nil, ["X-Last": "2"]),
+                ("POST", "", [:]),
+                ("HEAD", nil, [:]),
+                ("PUT", "three", [:]),
+                ("GET", nil, [:]),
+            ]
+            for (index, step) in sequence.enumerated() {
+                let (data, response) = try await transport.http(
+                    request(url, method: step.method, body: step.body, headers: step.headers)
+                )
+                #expect(response.statusCode == 200, "step \(index)")
+                let received = try #require(server.lastRequest, "step \(index)")
+                #expect(received.method == step.method, "step \(index)")
+                #expect(String(decoding: received.body, as: UTF8.self) == step.body ?? "", "step \(index)")
+                #expect(received.value(for: "X-First") == step.headers["X-First"], "step \(index)")
+                #expect(received.value(for: "X-Last") == step.headers["X-Last"], "step \(index)")
+                let sentLength = received.value(for: "Content-Length")
+                #expect(sentLength == (["GET", "HEAD"].contains(step.method) ? nil : String(step.body?.utf8.count ?? 0)), "step \(index)")
+                let formLabelled = step.method == "POST" && step.body?.isEmpty == false
+                #expect((received.value(for: "Content-Type") != nil) == formLabelled, "step \(index)")
+                #expect(data.isEmpty == (step.method == "HEAD"), "step \(index)")
+            }
+            // One connection and one handle served the whole sequence.
+            #expect(server.acceptedConnectionCount == 1)
+            #expect(transport.statistics.liveHandles == 1)
+        }
+    }
+
     @Test func largeBodiesAreSentWithoutExpectContinue() async throws {
         try await withCurlTransport { server, transport in
             let body = String(repeating: "x", count: 2_000_000)
