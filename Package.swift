@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "courierTests", dependencies: ["CourierTestServer"]),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
         ),
         .testTarget(
             name: "CourierTransportTests",

@@ -7,11 +7,16 @@ import Foundation
 /// anything on an easy handle.
 ///
 /// Other threads talk to it through a locked inbox of commands and `curl_multi_wakeup`, called
-/// only when the inbox goes from empty to non-empty (one wake-up per batch). Between batches the
-/// thread sleeps in `curl_multi_poll`, so an idle transport costs no CPU. It resumes
+/// only when the inbox goes from empty to non-empty while the thread sleeps or is about to (one
+/// wake-up per batch, none while it is busy: it looks at the inbox again before it polls).
+/// Between batches the thread sleeps in `curl_multi_poll`, so an idle transport costs no CPU. It resumes
 /// continuations and does nothing else for the awaiting tasks: responses are parsed and built
 /// on those tasks.
-final class CurlEventLoop: @unchecked Sendable {
+///
+/// It is also a `TaskExecutor`: a task that prefers it (see ``CurlTransport/executor``) runs
+/// between `curl_multi_poll` calls on this thread, so the continuation of its request resumes
+/// where the transfer finished and its next request is submitted without a wake-up.
+final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Counts published after every loop iteration, for tests and diagnostics.
     struct Statistics: Equatable, Sendable {
         var running = 0
@@ -23,6 +28,8 @@ final class CurlEventLoop: @unchecked Sendable {
     private enum Command {
         case submit(CurlTransfer)
         case cancel(CurlTransfer)
+        /// A job of a task that prefers this executor.
+        case run(UnownedJob)
         case shutDown
     }
 
@@ -32,6 +39,15 @@ final class CurlEventLoop: @unchecked Sendable {
         var isClosed = false
         /// The multi handle was cleaned up: `curl_multi_wakeup` must not be called.
         var multiIsGone = false
+        /// The thread is between taking a batch and deciding to poll: it will look at the inbox
+        /// again, so a command needs no wake-up. Cleared under the lock right before it polls.
+        var isAwake = true
+
+        /// Appends a command; true when the thread must be woken for it.
+        mutating func append(_ command: Command) -> Bool {
+            commands.append(command)
+            return commands.count == 1 && !isAwake
+        }
     }
 
     private struct Termination {
@@ -102,9 +118,9 @@ final class CurlEventLoop: @unchecked Sendable {
     func shutDown() {
         inbox.withLock { inbox in
             guard !inbox.isClosed else { return }
-            inbox.commands.append(.shutDown)
+            let mustWake = inbox.append(.shutDown)
             inbox.isClosed = true
-            if inbox.commands.count == 1 { Curl.wakeup(multi) }
+            if mustWake { Curl.wakeup(multi) }
         }
     }
 
@@ -122,13 +138,21 @@ final class CurlEventLoop: @unchecked Sendable {
 
     var statistics: Statistics { termination.withLock { $0.statistics } }
 
+    /// Runs `job` on the curl thread at its next turn. Once the loop is shut down, jobs go to
+    /// the global concurrent executor instead, so no task that prefers this one is stranded.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        if !enqueue(.run(unowned)) {
+            globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
+        }
+    }
+
     /// The wake-up is sent under the lock, so it can never reach a multi handle the curl thread
     /// has already cleaned up.
     private func enqueue(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.isClosed else { return false }
-            inbox.commands.append(command)
-            if inbox.commands.count == 1 { Curl.wakeup(multi) }
+            if inbox.append(command) { Curl.wakeup(multi) }
             return true
         }
     }
@@ -140,7 +164,10 @@ final class CurlEventLoop: @unchecked Sendable {
         Thread.current.name = "CourierCurl"
         var failure: CurlError?
         loop: while true {
-            inbox.withLock { swap(&$0.commands, &batch) }
+            inbox.withLock { inbox in
+                swap(&inbox.commands, &batch)
+                inbox.isAwake = true
+            }
             for command in batch where apply(command) {
                 batch.removeAll(keepingCapacity: true)
                 break loop
@@ -159,7 +186,16 @@ final class CurlEventLoop: @unchecked Sendable {
                 // CPU in 10 s), which points at a pending transfer libcurl 7.88 did not
                 // schedule a timer for. An idle transport still sleeps for long stretches.
                 let cap: Int32 = scheduler.running.isEmpty ? 10_000 : 250
-                try Curl.poll(multi, timeoutMilliseconds: cap)
+                // Commands that came in while the thread was busy (a job resumed above that
+                // submitted its next request, say) are taken at once, without a wake-up.
+                let mayPoll = inbox.withLock { inbox in
+                    guard inbox.commands.isEmpty else { return false }
+                    inbox.isAwake = false
+                    return true
+                }
+                if mayPoll {
+                    try Curl.poll(multi, timeoutMilliseconds: cap)
+                }
             } catch {
                 failure = error
                 break loop
@@ -187,6 +223,8 @@ final class CurlEventLoop: @unchecked Sendable {
             if case .cancel(let id, let fate) = scheduler.cancel(transfer.id) {
                 end(id, fate, .failure(URLError(.cancelled)))
             }
+        case .run(let job):
+            job.runSynchronously(on: asUnownedTaskExecutor())
         case .shutDown:
             return true
         }
@@ -264,8 +302,17 @@ final class CurlEventLoop: @unchecked Sendable {
             return inbox.commands
         }
         Curl.multiCleanup(multi)
-        for case .submit(let transfer) in leftovers {
-            transfer.complete(.failure(error))
+        for command in leftovers {
+            switch command {
+            case .submit(let transfer):
+                transfer.complete(.failure(error))
+            case .run(let job):
+                // Jobs enqueued before the inbox closed still run here, once: what they
+                // enqueue from now on goes to the global executor.
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            case .cancel, .shutDown:
+                break
+            }
         }
         let waiters = termination.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.statistics = Statistics(isTerminated: true)

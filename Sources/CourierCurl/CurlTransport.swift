@@ -58,6 +58,25 @@ public final class CurlTransport: Sendable {
         loop.shutDown()
     }
 
+    /// The transport's thread as a `TaskExecutor`, for the lowest latency per request.
+    ///
+    /// By default a request hops twice: from the awaiting task's thread to the curl thread, and
+    /// back when the continuation resumes (two thread wake-ups, tens of microseconds each on a
+    /// small machine). A task that prefers this executor runs on the curl thread itself, so
+    /// neither hop happens:
+    ///
+    /// ```swift
+    /// try await withTaskExecutorPreference(transport.executor) {
+    ///     for url in urls { _ = try await transport.data(for: URLRequest(url: url)) }
+    /// }
+    /// ```
+    ///
+    /// Everything such a task does between its requests delays every transfer of this
+    /// transport, so keep that work small; with many requests in flight the default (responses
+    /// built on the global executor's threads, in parallel) is faster. Once the transport is
+    /// shut down, jobs run on the global concurrent executor.
+    public var executor: any TaskExecutor { loop }
+
     /// Counts from the curl thread, for tests.
     var statistics: CurlEventLoop.Statistics { loop.statistics }
 
@@ -75,6 +94,17 @@ public final class CurlTransport: Sendable {
     ///   `URLError(.cancelled)` when the task is cancelled; ``CurlError`` when the transport is
     ///   shut down.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let response = try await response(for: request)
+        guard let httpResponse = response.httpURLResponse else {
+            throw URLError(.badServerResponse, userInfo: Self.failingURLInfo(response.url))
+        }
+        return (response.body, httpResponse)
+    }
+
+    /// Sends `request`, following redirects, and returns the final response without building
+    /// Foundation's `HTTPURLResponse` (see ``CurlResponse``): the same exchange and the same
+    /// errors as ``data(for:)``, for less CPU and memory per request.
+    public func response(for request: URLRequest) async throws -> CurlResponse {
         try request.validateForSending()
         try Self.refuseBodyOnGET(request)
         let deadline = configuration.totalDeadline.map { ContinuousClock.now + .seconds($0) }
@@ -90,18 +120,14 @@ public final class CurlTransport: Sendable {
             }
             let plan = CurlRequestPlan(request: current, url: url, configuration: configuration, remainingDeadline: remaining)
             let exchange = try await perform(plan)
-            guard let head = CurlResponseHead(bytes: exchange.headerBytes) else {
+            guard let response = CurlResponse(url: url, headerBytes: exchange.headerBytes, body: exchange.body) else {
                 throw URLError(.badServerResponse, userInfo: Self.failingURLInfo(url))
             }
-            let location = (300..<400).contains(head.statusCode) ? Self.field("Location", in: head.fields) : nil
-            switch redirectPolicy.decision(after: current, statusCode: head.statusCode, location: location, redirectsSoFar: redirects) {
+            let isRedirect = (300..<400).contains(response.statusCode)
+            let location = isRedirect ? response.value(forHTTPHeaderField: "Location") : nil
+            switch redirectPolicy.decision(after: current, statusCode: response.statusCode, location: location, redirectsSoFar: redirects) {
             case .deliver:
-                guard let response = HTTPURLResponse(
-                    url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: head.fields
-                ) else {
-                    throw URLError(.badServerResponse, userInfo: Self.failingURLInfo(url))
-                }
-                return (exchange.body, response)
+                return response
             case .follow(let next):
                 current = next
                 redirects += 1
@@ -148,10 +174,5 @@ public final class CurlTransport: Sendable {
 
     private static func failingURLInfo(_ url: URL) -> [String: Any] {
         [NSURLErrorFailingURLErrorKey: url]
-    }
-
-    private static func field(_ name: String, in fields: [String: String]) -> String? {
-        if let value = fields[name] { return value }
-        return fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

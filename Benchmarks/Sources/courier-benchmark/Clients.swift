@@ -16,6 +16,8 @@ struct BenchmarkClient: Sendable {
     var name: String
     var fetch: @Sendable () async throws -> Int
     var shutdown: @Sendable () async -> Void
+    /// When set, the driver's tasks prefer this executor (CurlTransport's own thread).
+    var executor: (any TaskExecutor)? = nil
 }
 
 enum BenchmarkError: Error, CustomStringConvertible {
@@ -27,7 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, urlsession, ahc)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, urlsession, ahc)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -50,10 +52,27 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         let size = workload.expectedBytes
         return BenchmarkClient(name: "harness only", fetch: { size }, shutdown: {})
     case "curl":
-        var configuration = CurlTransport.Configuration()
-        configuration.maximumConnectionsPerHost = connectionsPerHost
-        let transport = try CurlTransport(configuration: configuration)
+        let transport = try curlTransport()
         return courierClient("Courier curl", transport.networking, request) { transport.shutdown() }
+    case "curl-response":
+        // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
+        let transport = try curlTransport()
+        let built = request
+        return BenchmarkClient(
+            name: "curl, CurlResponse",
+            fetch: {
+                let response = try await transport.response(for: built)
+                guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
+                return response.body.count
+            },
+            shutdown: { transport.shutdown() }
+        )
+    case "curl-executor":
+        // The Networking path, with the driver's tasks running on the transport's own thread.
+        let transport = try curlTransport()
+        var client = courierClient("curl, own executor", transport.networking, request) { transport.shutdown() }
+        client.executor = transport.executor
+        return client
     case "urlsession":
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
         return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }
@@ -82,6 +101,12 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     default:
         throw BenchmarkError.unknownClient(name)
     }
+}
+
+private func curlTransport() throws -> CurlTransport {
+    var configuration = CurlTransport.Configuration()
+    configuration.maximumConnectionsPerHost = connectionsPerHost
+    return try CurlTransport(configuration: configuration)
 }
 
 private func courierClient(

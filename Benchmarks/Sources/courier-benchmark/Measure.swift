@@ -50,6 +50,15 @@ func currentRSSKiB() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
 
+/// ``drive(_:width:total:deadline:expected:)`` on the client's preferred executor, if it has one.
+func driveOnExecutor(_ client: BenchmarkClient, width: Int, total: Int?, deadline: ContinuousClock.Instant, expected: Int)
+    async -> (requests: Int, failures: Int, bytes: Int)
+{
+    await withTaskExecutorPreference(client.executor) {
+        await drive(client, width: width, total: total, deadline: deadline, expected: expected)
+    }
+}
+
 /// Keeps `width` requests in flight until `total` have been sent or `deadline` has passed, then
 /// waits for the rest. Returns (completed, failed, body bytes).
 func drive(_ client: BenchmarkClient, width: Int, total: Int?, deadline: ContinuousClock.Instant, expected: Int)
@@ -93,7 +102,7 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     if workload.name != "once" {
         let warm = min(workload.width, 64)
         for _ in 0..<2 {
-            _ = await drive(client, width: warm, total: warm, deadline: .now, expected: workload.expectedBytes)
+            _ = await driveOnExecutor(client, width: warm, total: warm, deadline: .now, expected: workload.expectedBytes)
         }
     }
 
@@ -112,7 +121,7 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     if counting { allocation_counter_start() }
     let cpuBefore = processCPUSeconds()
     let start = ContinuousClock.now
-    let outcome = await drive(
+    let outcome = await driveOnExecutor(
         client, width: workload.width, total: workload.total, deadline: start + .seconds(seconds), expected: workload.expectedBytes
     )
     let elapsed = start.duration(to: .now)

@@ -1,0 +1,58 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A final response as ``CurlTransport`` received it: status, body and the header block as
+/// bytes, parsed only as far as a caller asks.
+///
+/// ``CurlTransport/data(for:)`` turns it into Foundation's `HTTPURLResponse`, which is what the
+/// ``Courier/Networking`` signature promises; building that object canonicalises every header
+/// name and parses `Content-Type` through Foundation, and on Linux costs more CPU and heap
+/// allocations than the rest of a small exchange. Code that needs the status, a header or two
+/// and the body can call ``CurlTransport/response(for:)`` and skip it.
+///
+/// ```swift
+/// let response = try await transport.response(for: URLRequest(url: url))
+/// if response.statusCode == 200, response.value(forHTTPHeaderField: "ETag") != etag { ... }
+/// ```
+public struct CurlResponse: Sendable {
+    /// The URL the response came from, after redirects.
+    public let url: URL
+    /// The status code of the final response.
+    public let statusCode: Int
+    /// The protocol of the final response, e.g. `HTTP/1.1`.
+    public let httpVersion: String
+    /// The decoded body (without content coding, as URLSession delivers it).
+    public let body: Data
+    /// The status line and header lines of the final response, as received.
+    let headerBytes: [UInt8]
+
+    /// Builds a response from a header block; nil when it has no valid status line.
+    init?(url: URL, headerBytes: [UInt8], body: Data) {
+        guard let status = CurlResponseHead.statusLine(in: headerBytes) else { return nil }
+        self.url = url
+        statusCode = status.code
+        httpVersion = status.version
+        self.body = body
+        self.headerBytes = headerBytes
+    }
+
+    /// The field's value, its name compared case-insensitively; a field that repeats has its
+    /// values joined with `", "` in the order received, as `HTTPURLResponse` reports it.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        CurlResponseHead.value(of: name, in: headerBytes)
+    }
+
+    /// Every header field, names spelled as received (the first spelling of a repeated name),
+    /// repeated fields joined with `", "`.
+    public var headerFields: [String: String] {
+        CurlResponseHead(bytes: headerBytes)?.fields ?? [:]
+    }
+
+    /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
+    /// with the header names canonicalised by Foundation as URLSession's are.
+    public var httpURLResponse: HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
+    }
+}

@@ -1,0 +1,72 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import CourierTestServer
+import CourierTestSupport
+import Foundation
+import Testing
+@testable import CourierCurl
+
+@Suite("CurlTransport.executor: tasks that run on the curl thread")
+struct CurlTransportExecutorTests {
+    @Test func aPreferringTaskRunsOnTheCurlThreadBetweenRequests() async throws {
+        try await withCurlTransport { server, transport in
+            let threadNames = try await withTaskExecutorPreference(transport.executor) {
+                var names: [String?] = []
+                for index in 0..<20 {
+                    let (data, response) = try await transport.http(request(server.url("/bytes/\(index)")))
+                    #expect(response.statusCode == 200)
+                    #expect(data.count == index)
+                    names.append(currentThreadName())
+                }
+                return names
+            }
+            #expect(threadNames == Array(repeating: "CourierCurl", count: 20))
+        }
+    }
+
+    @Test func childTasksOnTheExecutorRunConcurrently() async throws {
+        try await withCurlTransport { server, transport in
+            // /delay holds each response for 0.5 s: 16 at once finish together, one after the
+            // other would take 8 s.
+            let start = ContinuousClock.now
+            let statuses = try await withTaskExecutorPreference(transport.executor) {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask { try await transport.http(request(server.url("/delay/0.5"))).1.statusCode }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(statuses == Array(repeating: 200, count: 16))
+            #expect(ContinuousClock.now - start < .seconds(6))
+        }
+    }
+
+    @Test func tasksPreferringAShutDownTransportStillRun() async throws {
+        let server = try await TestServer.start()
+        let transport = try CurlTransport()
+        let executor = transport.executor
+        transport.shutdown()
+        await transport.awaitTermination()
+        let outcome = try await awaitWithin(seconds: 20) {
+            await withTaskExecutorPreference(executor) { () async -> String in
+                do {
+                    _ = try await transport.data(for: request(server.url("/get")))
+                    return "answered"
+                } catch let error as CurlError {
+                    return "\(error.kind)"
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        #expect(outcome == "\(CurlError.transportShutDown.kind)")
+        try await server.shutdown()
+    }
+}
+
+/// Synchronous, because `Thread.current` is not available in async code.
+private func currentThreadName() -> String? {
+    Thread.current.name
+}
