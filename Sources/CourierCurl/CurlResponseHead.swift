@@ -3,6 +3,12 @@
 ///
 /// Parsing happens on the awaiting task, never on the curl thread, so a slow parse of a large
 /// header block delays only its own request.
+///
+/// It runs once per response, so it is written to allocate little: the lines are walked in place
+/// rather than collected into an array, the one dictionary is sized up front from a count of LF
+/// bytes, and names are compared byte-wise rather than through `lowercased()` copies. What is
+/// left is the dictionary's storage and the Strings longer than 15 UTF-8 bytes (shorter ones are
+/// stored inline).
 struct CurlResponseHead: Equatable, Sendable {
     var statusCode: Int
     /// e.g. `HTTP/1.1`, `HTTP/2`.
@@ -14,78 +20,211 @@ struct CurlResponseHead: Equatable, Sendable {
     /// Parses the last response in `bytes` (interim 1xx responses are skipped by the callback,
     /// which restarts the block at each status line). Returns nil when no status line is there.
     init?(bytes: [UInt8]) {
-        var lines = Self.lines(in: bytes)
-        guard let statusLine = lines.first, let status = Self.parseStatusLine(statusLine) else {
+        var lines = Lines(bytes)
+        guard let statusLine = lines.next(), let status = Self.parseStatusLine(statusLine) else {
             return nil
         }
-        lines.removeFirst()
         statusCode = status.code
         httpVersion = status.version
-        fields = Self.joinedFields(lines)
+        var builder = FieldsBuilder(capacity: Self.lineFeedCount(in: bytes))
+        while let line = lines.next() {
+            builder.add(line)
+        }
+        fields = builder.fields
     }
 
-    /// Splits on LF, dropping a trailing CR and the empty line that ends the block; a line that
-    /// starts with SP or HTAB (obsolete folding) is joined to the previous one.
-    private static func lines(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        var start = bytes.startIndex
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
-            var end = index
-            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            if end > start { result.append(bytes[start..<end]) }
-            start = index + 1
+    /// An upper bound on the number of field lines: every line but an unterminated last one ends
+    /// in LF, and one of them is the status line. Sizing the dictionary with it means it never
+    /// grows, which would cost an allocation each time.
+    private static func lineFeedCount(in bytes: [UInt8]) -> Int {
+        var count = 0
+        for byte in bytes where byte == ASCII.lineFeed {
+            count += 1
         }
-        if start < bytes.endIndex { result.append(bytes[start...]) }
-        return result
+        return count
     }
 
     private static func parseStatusLine(_ line: ArraySlice<UInt8>) -> (version: String, code: Int)? {
-        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        guard let firstSpace = line.firstIndex(of: ASCII.space) else { return nil }
         let version = String(decoding: line[..<firstSpace], as: UTF8.self)
         guard version.hasPrefix("HTTP/") else { return nil }
         var code = 0
         var digits = 0
         for byte in line[(firstSpace + 1)...] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-            code = code * 10 + Int(byte - UInt8(ascii: "0"))
             digits += 1
+            // Stop at a fourth digit: a long run of digits must not overflow `code` and trap.
+            guard digits <= 3 else { return nil }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
         }
         guard digits == 3 else { return nil }
         return (version, code)
     }
+}
 
-    private static func joinedFields(_ lines: [ArraySlice<UInt8>]) -> [String: String] {
-        var fields: [String: String] = [:]
-        var spellingByLowercasedName: [String: String] = [:]
-        var lastName: String?
-        for line in lines {
-            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
-                if let lastName, let previous = fields[lastName] {
-                    fields[lastName] = previous + " " + trimmed(line)
-                }
-                continue
-            }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let rawName = String(decoding: line[..<colon], as: UTF8.self)
-            let value = trimmed(line[(colon + 1)...])
-            let key = rawName.lowercased()
-            let name = spellingByLowercasedName[key] ?? rawName
-            spellingByLowercasedName[key] = name
-            if let existing = fields[name] {
-                fields[name] = existing + ", " + value
-            } else {
-                fields[name] = value
-            }
-            lastName = name
-        }
-        return fields
+extension CurlResponseHead {
+    /// The version and status code of the block's status line, without parsing its fields:
+    /// what the transport needs on every hop.
+    static func statusLine(in bytes: [UInt8]) -> (version: String, code: Int)? {
+        var lines = Lines(bytes)
+        return lines.next().flatMap(parseStatusLine)
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
-              let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+    /// The value of the field `name` (compared ignoring ASCII case) without building the
+    /// dictionary, joined and folded exactly as ``fields`` joins them: what
+    /// ``CurlResponse/value(forHTTPHeaderField:)`` answers and a redirect's `Location` needs.
+    static func value(of name: String, in bytes: [UInt8]) -> String? {
+        var lines = Lines(bytes)
+        guard lines.next() != nil else { return nil }
+        var value: String?
+        // A folded line continues the field of the last `Name: value` line.
+        var lastFieldMatches = false
+        while let line = lines.next() {
+            if let first = line.first, ASCII.isSpaceOrTab(first) {
+                if lastFieldMatches { value?.append(" " + ASCII.trimmed(line)) }
+                continue
+            }
+            guard let colon = line.firstIndex(of: ASCII.colon) else { continue }
+            lastFieldMatches = ASCII.equalIgnoringCase(name, line[..<colon])
+            guard lastFieldMatches else { continue }
+            let piece = ASCII.trimmed(line[(colon + 1)...])
+            if value == nil {
+                value = piece
+            } else {
+                value?.append(", " + piece)
+            }
+        }
+        return value
+    }
+}
+
+private enum ASCII {
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+
+    static func isSpaceOrTab(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+
+    /// Whether an ASCII `key` and ASCII `name` differ at most in letter case.
+    static func equalIgnoringCase(_ key: String, _ name: ArraySlice<UInt8>) -> Bool {
+        // `utf8.count` of a native String is stored, so most keys are rejected without a scan.
+        guard key.utf8.count == name.count else { return false }
+        return zip(key.utf8, name).allSatisfy { lowercased($0) == lowercased($1) }
+    }
+
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// `bytes` without leading or trailing SP and HTAB, decoded (invalid UTF-8 is repaired).
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        guard let first = bytes.firstIndex(where: { !isSpaceOrTab($0) }),
+              let last = bytes.lastIndex(where: { !isSpaceOrTab($0) }) else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}
+
+/// The non-empty lines of a header block without their LF or CRLF, found one at a time so that
+/// no array of lines is built. Empty lines (the one that ends the block) are skipped; a last
+/// line without LF is kept as it is, CR included.
+private struct Lines: IteratorProtocol {
+    private let bytes: [UInt8]
+    private var start: Int
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        start = bytes.startIndex
+    }
+
+    mutating func next() -> ArraySlice<UInt8>? {
+        while start < bytes.endIndex {
+            let lineStart = start
+            guard let lineFeed = bytes[lineStart...].firstIndex(of: ASCII.lineFeed) else {
+                start = bytes.endIndex
+                return bytes[lineStart...]
+            }
+            start = lineFeed + 1
+            var end = lineFeed
+            if end > lineStart, bytes[end - 1] == ASCII.carriageReturn { end -= 1 }
+            if end > lineStart { return bytes[lineStart..<end] }
+        }
+        return nil
+    }
+}
+
+/// Collects `Name: value` lines into one dictionary, joining repeated names under their first
+/// spelling and appending folded lines to the field before them.
+private struct FieldsBuilder {
+    /// Up to this many fields, a new name is compared byte-wise with every key so far: for the
+    /// usual handful of fields that is cheaper than hashing a lowercased copy of each name, and
+    /// allocates nothing. Past it, a map keeps a large block from costing quadratic time.
+    private static let linearScanLimit = 32
+
+    private(set) var fields: [String: String]
+    /// The field that a folded line continues: the one the last `Name: value` line went to.
+    private var lastKey: String?
+    /// Lowercased name → first spelling. Built only when needed: past `linearScanLimit`, or once
+    /// a name has a non-ASCII byte, where `lowercased()` is Unicode-aware and a byte-wise ASCII
+    /// comparison would differ (KELVIN SIGN lowercases to ASCII `k`, for one). Until then every
+    /// key is ASCII, which is what makes the byte-wise comparison exact.
+    private var spellingByLowercasedName: [String: String]?
+
+    init(capacity: Int) {
+        fields = Dictionary(minimumCapacity: capacity)
+    }
+
+    mutating func add(_ line: ArraySlice<UInt8>) {
+        if let first = line.first, ASCII.isSpaceOrTab(first) {
+            // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
+            if let lastKey, let index = fields.index(forKey: lastKey) {
+                append(ASCII.trimmed(line), after: " ", at: index)
+            }
+            return
+        }
+        guard let colon = line.firstIndex(of: ASCII.colon) else { return }
+        let nameBytes = line[..<colon]
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let value = ASCII.trimmed(line[(colon + 1)...])
+        if let index = indexOfField(named: name, bytes: nameBytes) {
+            append(value, after: ", ", at: index)
+            lastKey = fields.keys[index]
+        } else {
+            fields[name] = value
+            lastKey = name
+        }
+    }
+
+    /// Appends in place, rather than storing `previous + separator + piece`, so the value's
+    /// storage is reused when it has room.
+    private mutating func append(
+        _ piece: String, after separator: String, at index: Dictionary<String, String>.Index
+    ) {
+        fields.values[index].append(separator)
+        fields.values[index].append(piece)
+    }
+
+    /// The field whose name equals `name` ignoring case (there is at most one), or nil when the
+    /// name is new.
+    private mutating func indexOfField(
+        named name: String, bytes: ArraySlice<UInt8>
+    ) -> Dictionary<String, String>.Index? {
+        if spellingByLowercasedName == nil, fields.count < Self.linearScanLimit,
+           bytes.allSatisfy({ $0 < 0x80 }) {
+            return fields.keys.firstIndex { ASCII.equalIgnoringCase($0, bytes) }
+        }
+        if spellingByLowercasedName == nil {
+            // Every key so far is an ASCII first spelling and no two are equal ignoring case, so
+            // no lowercased name repeats; keeping the first anyway means this can never trap.
+            spellingByLowercasedName = Dictionary(
+                fields.keys.map { ($0.lowercased(), $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+        let lowercased = name.lowercased()
+        let spelling = spellingByLowercasedName?[lowercased] ?? name
+        spellingByLowercasedName?[lowercased] = spelling
+        return fields.index(forKey: spelling)
     }
 }

@@ -36,5 +36,66 @@ struct CurlResponseHeadTests {
         #expect(parse("") == nil)
         #expect(parse("SSH-2.0-OpenSSH\r\n") == nil)
         #expect(parse("HTTP/1.1 2000 OK\r\n") == nil)
+        // Far more digits than fit in an Int: rejected, not an arithmetic overflow trap.
+        #expect(parse("HTTP/1.1 99999999999999999999 OK\r\n") == nil)
+    }
+
+    @Test func leadingAndTrailingSpacesAndTabsAreTrimmedFromValues() throws {
+        let head = try #require(parse("HTTP/1.1 200 OK\r\nX-Tabs:\t a \tb\t \r\nX-Blank: \t \r\n\r\n"))
+        #expect(head.fields == ["X-Tabs": "a \tb", "X-Blank": ""])
+    }
+
+    @Test func foldingAfterARepeatedNameContinuesTheJoinedValue() throws {
+        let head = try #require(parse(
+            "HTTP/1.1 200 OK\r\nSet-Cookie: session=0123456789abcdef\r\nset-cookie: b=2\r\n\tPath=/\r\nX: 1\r\n\r\n"
+        ))
+        #expect(head.fields == ["Set-Cookie": "session=0123456789abcdef, b=2 Path=/", "X": "1"])
+    }
+
+    @Test func foldingBeforeAnyFieldIsIgnored() throws {
+        let head = try #require(parse("HTTP/1.1 200 OK\r\n  stray\r\nA: 1\r\n\r\n"))
+        #expect(head.fields == ["A": "1"])
+    }
+
+    @Test func linesWithoutAColonAreSkipped() throws {
+        let head = try #require(parse("HTTP/1.1 200 OK\r\nnot a field\r\nA: 1\r\n\r\n"))
+        #expect(head.fields == ["A": "1"])
+    }
+
+    @Test func aBlockWithoutTheFinalEmptyLineStillParses() throws {
+        let terminated = try #require(parse("HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\n"))
+        #expect(terminated.fields == ["A": "1", "B": "2"])
+        let unterminated = try #require(parse("HTTP/1.1 200 OK\nA: 1\nB: 2"))
+        #expect(unterminated.fields == ["A": "1", "B": "2"])
+        let statusOnly = try #require(parse("HTTP/1.1 204 No Content"))
+        #expect(statusOnly.statusCode == 204)
+        #expect(statusOnly.fields.isEmpty)
+    }
+
+    @Test func nonASCIIAndObsTextBytesInValuesAreDecodedWithRepair() throws {
+        // "café" in UTF-8, then 0xFF, which is obs-text and not UTF-8: it becomes U+FFFD.
+        let bytes = Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xC3, 0xA9, 0x20, 0xFF] + Array("\r\n\r\n".utf8)
+        let head = try #require(CurlResponseHead(bytes: bytes))
+        #expect(head.fields == ["X-Name": "café \u{FFFD}"])
+    }
+
+    @Test func aCarriageReturnInsideAValueIsKept() throws {
+        let head = try #require(parse("HTTP/1.1 200 OK\r\nX: a\rb\r\n\r\n"))
+        #expect(head.fields == ["X": "a\rb"])
+    }
+
+    @Test func nonASCIINamesJoinCaseInsensitivelyAlongsideASCIIOnes() throws {
+        let head = try #require(parse("HTTP/1.1 200 OK\r\nA: 1\r\nÉtat: 2\r\na: 3\r\nétat: 4\r\n\r\n"))
+        #expect(head.fields == ["A": "1, 3", "État": "2, 4"])
+    }
+
+    @Test func manyFieldsStillJoinRepeatsUnderTheFirstSpelling() throws {
+        let names = (0..<40).map { "X-Field-\($0)" }
+        let lines = names.map { "\($0): \($0)" } + ["x-field-0: again", "X-FIELD-39: again"]
+        let head = try #require(parse("HTTP/1.1 200 OK\r\n" + lines.joined(separator: "\r\n") + "\r\n\r\n"))
+        #expect(head.fields.count == 40)
+        #expect(head.fields["X-Field-0"] == "X-Field-0, again")
+        #expect(head.fields["X-Field-39"] == "X-Field-39, again")
+        #expect(head.fields["X-Field-20"] == "X-Field-20")
     }
 }

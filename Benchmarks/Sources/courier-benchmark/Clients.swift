@@ -67,6 +67,20 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
             },
             shutdown: { transport.shutdown() }
         )
+    case "curl-response-executor":
+        // Both: no HTTPURLResponse, and the driver's tasks on the transport's own thread.
+        let transport = try curlTransport()
+        let built = request
+        return BenchmarkClient(
+            name: "curl, both",
+            fetch: {
+                let response = try await transport.response(for: built)
+                guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
+                return response.body.count
+            },
+            shutdown: { transport.shutdown() },
+            executor: transport.executor
+        )
     case "curl-executor":
         // The Networking path, with the driver's tasks running on the transport's own thread.
         let transport = try curlTransport()
