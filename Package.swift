@@ -61,6 +61,7 @@ let package = Package(
                 "CZlib",
                 "CBrotli",
                 "CZstd",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

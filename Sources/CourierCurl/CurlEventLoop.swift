@@ -58,6 +58,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private let multi: Curl.MultiPointer
     private let configuration: CurlTransport.Configuration
     private let inbox = CurlLocked(Inbox())
+    /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
+    /// thread's name can change (libdispatch renames threads it runs jobs on).
+    private let loopThread = CurlLocked<ObjectIdentifier?>(nil)
     private let termination = CurlLocked(Termination())
 
     // Curl thread only.
@@ -138,6 +141,12 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     var statistics: Statistics { termination.withLock { $0.statistics } }
 
+    /// Whether the caller runs on this loop's thread, for tests.
+    var isCurrentThread: Bool {
+        let current = ObjectIdentifier(Thread.current)
+        return loopThread.withLock { $0 == current }
+    }
+
     /// Runs `job` on the curl thread at its next turn. Once the loop is shut down, jobs go to
     /// the global concurrent executor instead, so no task that prefers this one is stranded.
     func enqueue(_ job: consuming ExecutorJob) {
@@ -159,20 +168,31 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: - Curl thread
 
+    /// Batches of commands taken between two `curl_multi_perform` calls.
+    private static let commandRoundsPerIteration = 8
+
     private func run() {
         // Named here: Foundation only hands a name to the OS (ps, perf, gdb) from the thread itself.
         Thread.current.name = "CourierCurl"
+        loopThread.withLock { $0 = ObjectIdentifier(Thread.current) }
         var failure: CurlError?
         loop: while true {
-            inbox.withLock { inbox in
-                swap(&inbox.commands, &batch)
-                inbox.isAwake = true
-            }
-            for command in batch where apply(command) {
+            // Jobs run here enqueue more work (their task's next request, a parent task's
+            // resumption): take it before driving libcurl, for a few rounds at most so running
+            // transfers are never starved by a task that keeps enqueueing.
+            for _ in 0..<Self.commandRoundsPerIteration {
+                let hasCommands = inbox.withLock { inbox in
+                    swap(&inbox.commands, &batch)
+                    inbox.isAwake = true
+                    return !batch.isEmpty
+                }
+                guard hasCommands else { break }
+                for command in batch where apply(command) {
+                    batch.removeAll(keepingCapacity: true)
+                    break loop
+                }
                 batch.removeAll(keepingCapacity: true)
-                break loop
             }
-            batch.removeAll(keepingCapacity: true)
             do {
                 try Curl.perform(multi)
                 while let (easy, code) = Curl.nextFinished(multi) {

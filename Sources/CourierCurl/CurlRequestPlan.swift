@@ -68,7 +68,7 @@ extension CurlRequestPlan {
             // libcurl labels every body it sends through CURLOPT_POST as a form. URLSession does
             // that only for a non-empty POST body, so the label is removed for everything else.
             suppressesFormContentType: method != "POST" || body.isEmpty,
-            userAgent: configuration.userAgent ?? Self.urlSessionUserAgent
+            userAgent: configuration.userAgent
         )
         let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
         idleTimeout = .milliseconds(Self.milliseconds(interval))
@@ -93,7 +93,8 @@ extension CurlRequestPlan {
     struct Headers: Hashable, Sendable {
         var fields: [String: String]
         var suppressesFormContentType: Bool
-        var userAgent: String
+        /// The transport's configured `User-Agent`; nil for URLSession's.
+        var userAgent: String?
 
         /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: the request's own headers (`Name: value`,
         /// `Name;` for an empty value), then the ones FoundationNetworking adds when the request
@@ -107,16 +108,17 @@ extension CurlRequestPlan {
                 names.insert(name.lowercased())
                 lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
             }
-            func addUnlessSet(_ name: String, _ value: String) {
-                guard !names.contains(name.lowercased()) else { return }
+            // The value is evaluated only when the request lacks the header, so a request that
+            // sets its own User-Agent or Accept-Language never pays for the process name or the
+            // locale (which reaches into ICU).
+            func addUnlessSet(_ name: String, _ value: @autoclosure () -> String?) {
+                guard !names.contains(name.lowercased()), let value = value() else { return }
                 lines.append(value.isEmpty ? "\(name):" : "\(name): \(value)")
             }
             // FoundationNetworking always adds these two; HTTP/1.1 keeps connections alive anyway.
             addUnlessSet("Connection", "keep-alive")
-            addUnlessSet("User-Agent", userAgent)
-            if let language = CurlRequestPlan.urlSessionAcceptLanguage {
-                addUnlessSet("Accept-Language", language)
-            }
+            addUnlessSet("User-Agent", userAgent ?? CurlRequestPlan.urlSessionUserAgent)
+            addUnlessSet("Accept-Language", CurlRequestPlan.urlSessionAcceptLanguage)
             // URLSession never waits for `100 Continue`; libcurl would send `Expect: 100-continue`
             // for large bodies and stall up to a second on servers that ignore it.
             addUnlessSet("Expect", "")

@@ -77,6 +77,9 @@ public final class CurlTransport: Sendable {
     /// shut down, jobs run on the global concurrent executor.
     public var executor: any TaskExecutor { loop }
 
+    /// Whether the caller runs on this transport's thread, for tests.
+    var isOnTransportThread: Bool { loop.isCurrentThread }
+
     /// Counts from the curl thread, for tests.
     var statistics: CurlEventLoop.Statistics { loop.statistics }
 

@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// What a ``TestServer`` and its connections share: counters, the last request and the open
 /// connections that `shutdown()` must close.
@@ -15,7 +15,9 @@ final class ServerState: Sendable {
         var isShutDown = false
     }
 
-    private let storage = Mutex(Storage())
+    // NIO's lock (a pthread mutex) rather than Synchronization.Mutex: ThreadSanitizer does not
+    // see the futex-based Mutex on Linux and reported every access here as a race.
+    private let storage = NIOLockedValueBox(Storage())
 
     /// Every response carries `Connection: close` and its connection closes after it.
     let closesEveryConnection: Bool
@@ -24,14 +26,14 @@ final class ServerState: Sendable {
         self.closesEveryConnection = closesEveryConnection
     }
 
-    var acceptedConnectionCount: Int { storage.withLock { $0.acceptedConnectionCount } }
-    var requestCount: Int { storage.withLock { $0.requestCount } }
-    var lastRequest: RecordedRequest? { storage.withLock { $0.lastRequest } }
+    var acceptedConnectionCount: Int { storage.withLockedValue { $0.acceptedConnectionCount } }
+    var requestCount: Int { storage.withLockedValue { $0.requestCount } }
+    var lastRequest: RecordedRequest? { storage.withLockedValue { $0.lastRequest } }
 
     /// Counts and tracks `channel`; `false` means the server is shut down and the caller
     /// must close it instead.
     func connectionAccepted(_ channel: any Channel) -> Bool {
-        storage.withLock { storage in
+        storage.withLockedValue { storage in
             guard !storage.isShutDown else { return false }
             storage.acceptedConnectionCount += 1
             storage.openConnections[ObjectIdentifier(channel)] = channel
@@ -40,11 +42,11 @@ final class ServerState: Sendable {
     }
 
     func connectionClosed(_ channel: any Channel) {
-        _ = storage.withLock { $0.openConnections.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = storage.withLockedValue { $0.openConnections.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     func record(_ request: RecordedRequest) {
-        storage.withLock { storage in
+        storage.withLockedValue { storage in
             storage.requestCount += 1
             storage.lastRequest = request
         }
@@ -53,7 +55,7 @@ final class ServerState: Sendable {
     /// Marks the server shut down and hands back the connections still open, for the caller
     /// to close; later calls return none.
     func shutDown() -> [any Channel] {
-        storage.withLock { storage in
+        storage.withLockedValue { storage in
             storage.isShutDown = true
             defer { storage.openConnections = [:] }
             return Array(storage.openConnections.values)

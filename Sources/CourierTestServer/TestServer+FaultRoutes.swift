@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 // Routes that misbehave on purpose: silence, endless or explosive bodies, oversized headers.
 extension TestServer {
@@ -59,14 +59,14 @@ extension TestServer {
 private final class GzipBombCache: Sendable {
     static let shared = GzipBombCache()
 
-    private let bombs = Mutex<[Int: ByteBuffer]>([:])
+    private let bombs = NIOLockedValueBox<[Int: ByteBuffer]>([:])
 
     func bomb(mebibytes: Int) -> ByteBuffer? {
-        if let cached = bombs.withLock({ $0[mebibytes] }) { return cached }
+        if let cached = bombs.withLockedValue({ $0[mebibytes] }) { return cached }
         // Compressed outside the lock; two first requests racing both compress, one result wins.
         guard let bytes = Gzip.compressedZeros(count: mebibytes << 20) else { return nil }
         let buffer = ByteBuffer(bytes: bytes)
-        return bombs.withLock { bombs in
+        return bombs.withLockedValue { bombs in
             if let existing = bombs[mebibytes] { return existing }
             bombs[mebibytes] = buffer
             return buffer

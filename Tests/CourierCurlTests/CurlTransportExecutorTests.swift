@@ -11,17 +11,20 @@ import Testing
 struct CurlTransportExecutorTests {
     @Test func aPreferringTaskRunsOnTheCurlThreadBetweenRequests() async throws {
         try await withCurlTransport { server, transport in
-            let threadNames = try await withTaskExecutorPreference(transport.executor) {
-                var names: [String?] = []
+            let onCurlThread = try await withTaskExecutorPreference(transport.executor) {
+                var answers: [Bool] = []
                 for index in 0..<20 {
                     let (data, response) = try await transport.http(request(server.url("/bytes/\(index)")))
                     #expect(response.statusCode == 200)
                     #expect(data.count == index)
-                    names.append(currentThreadName())
+                    answers.append(isRunning(on: transport))
                 }
-                return names
+                return answers
             }
-            #expect(threadNames == Array(repeating: "CourierCurl", count: 20))
+            #expect(onCurlThread == Array(repeating: true, count: 20))
+            // And a task without the preference resumes elsewhere.
+            _ = try await transport.http(request(server.url("/get")))
+            #expect(!isRunning(on: transport))
         }
     }
 
@@ -67,6 +70,6 @@ struct CurlTransportExecutorTests {
 }
 
 /// Synchronous, because `Thread.current` is not available in async code.
-private func currentThreadName() -> String? {
-    Thread.current.name
+private func isRunning(on transport: CurlTransport) -> Bool {
+    transport.isOnTransportThread
 }
