@@ -56,31 +56,10 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         return courierClient("Courier curl", transport.networking, request) { transport.shutdown() }
     case "curl-response":
         // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
-        let transport = try curlTransport()
-        let built = request
-        return BenchmarkClient(
-            name: "curl, CurlResponse",
-            fetch: {
-                let response = try await transport.response(for: built)
-                guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
-                return response.body.count
-            },
-            shutdown: { transport.shutdown() }
-        )
+        return try curlResponseClient("curl, CurlResponse", request, onTransportExecutor: false)
     case "curl-response-executor":
         // Both: no HTTPURLResponse, and the driver's tasks on the transport's own thread.
-        let transport = try curlTransport()
-        let built = request
-        return BenchmarkClient(
-            name: "curl, both",
-            fetch: {
-                let response = try await transport.response(for: built)
-                guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
-                return response.body.count
-            },
-            shutdown: { transport.shutdown() },
-            executor: transport.executor
-        )
+        return try curlResponseClient("curl, both", request, onTransportExecutor: true)
     case "curl-executor":
         // The Networking path, with the driver's tasks running on the transport's own thread.
         let transport = try curlTransport()
@@ -121,6 +100,20 @@ private func curlTransport() throws -> CurlTransport {
     var configuration = CurlTransport.Configuration()
     configuration.maximumConnectionsPerHost = connectionsPerHost
     return try CurlTransport(configuration: configuration)
+}
+
+private func curlResponseClient(_ name: String, _ request: URLRequest, onTransportExecutor: Bool) throws -> BenchmarkClient {
+    let transport = try curlTransport()
+    return BenchmarkClient(
+        name: name,
+        fetch: {
+            let response = try await transport.response(for: request)
+            guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
+            return response.body.count
+        },
+        shutdown: { transport.shutdown() },
+        executor: onTransportExecutor ? transport.executor : nil
+    )
 }
 
 private func courierClient(
