@@ -45,6 +45,16 @@ static inline CURLcode ccurl_easy_setopt_write_callback(CURL *easy, CURLoption o
     return curl_easy_setopt(easy, option, value);
 }
 
+/// CURLOPT_READFUNCTION.
+static inline CURLcode ccurl_easy_setopt_read_callback(CURL *easy, CURLoption option, curl_read_callback value) {
+    return curl_easy_setopt(easy, option, value);
+}
+
+/// CURLOPT_SEEKFUNCTION.
+static inline CURLcode ccurl_easy_setopt_seek_callback(CURL *easy, CURLoption option, curl_seek_callback value) {
+    return curl_easy_setopt(easy, option, value);
+}
+
 /// CURLOPT_XFERINFOFUNCTION.
 static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *easy, CURLoption option, curl_xferinfo_callback value) {
     return curl_easy_setopt(easy, option, value);

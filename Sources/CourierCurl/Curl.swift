@@ -21,6 +21,20 @@ enum Curl {
         UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
     ) -> Int
 
+    /// The signature libcurl calls for CURLOPT_READFUNCTION: buffer, size, count, context;
+    /// returns the bytes written into the buffer, 0 at the end of the body.
+    typealias ReadCallback = @convention(c) (
+        UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
+    ) -> Int
+
+    /// The signature libcurl calls for CURLOPT_SEEKFUNCTION: context, offset, origin (SEEK_SET
+    /// and friends); returns one of ``seekOK``, ``seekFailed``.
+    typealias SeekCallback = @convention(c) (UnsafeMutableRawPointer?, curl_off_t, Int32) -> Int32
+
+    /// `CURL_SEEKFUNC_OK` and `CURL_SEEKFUNC_FAIL`.
+    static let seekOK = Int32(CURL_SEEKFUNC_OK)
+    static let seekFailed = Int32(CURL_SEEKFUNC_FAIL)
+
     /// The signature libcurl calls for CURLOPT_XFERINFOFUNCTION: context, bytes to download,
     /// downloaded, to upload, uploaded; non-zero aborts the transfer.
     typealias ProgressCallback = @convention(c) (
@@ -146,6 +160,10 @@ enum Curl {
         static let postFieldSize = EasyOption(CURLOPT_POSTFIELDSIZE_LARGE, "CURLOPT_POSTFIELDSIZE_LARGE")
         static let customRequest = EasyOption(CURLOPT_CUSTOMREQUEST, "CURLOPT_CUSTOMREQUEST")
         static let writeFunction = EasyOption(CURLOPT_WRITEFUNCTION, "CURLOPT_WRITEFUNCTION")
+        static let readFunction = EasyOption(CURLOPT_READFUNCTION, "CURLOPT_READFUNCTION")
+        static let readData = EasyOption(CURLOPT_READDATA, "CURLOPT_READDATA")
+        static let seekFunction = EasyOption(CURLOPT_SEEKFUNCTION, "CURLOPT_SEEKFUNCTION")
+        static let seekData = EasyOption(CURLOPT_SEEKDATA, "CURLOPT_SEEKDATA")
         static let writeData = EasyOption(CURLOPT_WRITEDATA, "CURLOPT_WRITEDATA")
         static let headerFunction = EasyOption(CURLOPT_HEADERFUNCTION, "CURLOPT_HEADERFUNCTION")
         static let headerData = EasyOption(CURLOPT_HEADERDATA, "CURLOPT_HEADERDATA")
@@ -200,6 +218,14 @@ enum Curl {
 
     static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: WriteCallback) throws(CurlError) {
         try check(ccurl_easy_setopt_write_callback(easy, option.value, value), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, readCallback value: ReadCallback) throws(CurlError) {
+        try check(ccurl_easy_setopt_read_callback(easy, option.value, value), option)
+    }
+
+    static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: SeekCallback) throws(CurlError) {
+        try check(ccurl_easy_setopt_seek_callback(easy, option.value, value), option)
     }
 
     static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: ProgressCallback) throws(CurlError) {

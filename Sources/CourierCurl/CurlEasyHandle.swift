@@ -35,6 +35,10 @@ final class CurlEasyHandle {
         try Curl.set(easy, .lowSpeedLimit, 1)
         try Curl.set(easy, .writeFunction, callback: CurlTransfer.bodyCallback)
         try Curl.set(easy, .headerFunction, callback: CurlTransfer.headerCallback)
+        // Request bodies are read from the request's Data as libcurl sends them; without a
+        // read function libcurl would read a POST body from stdin.
+        try Curl.set(easy, .readFunction, readCallback: CurlTransfer.readCallback)
+        try Curl.set(easy, .seekFunction, callback: CurlTransfer.seekCallback)
         try Curl.set(easy, .noProgress, 0)
         try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
     }
@@ -57,14 +61,13 @@ final class CurlEasyHandle {
         errorBuffer[0] = 0
         try Curl.set(easy, .url, plan.url.absoluteString)
         // The body first: CURLOPT_POSTFIELDS also switches libcurl to POST, which the method
-        // options below then override.
+        // options below then override. No POSTFIELDS: the body comes from the read callback,
+        // its size announced as Content-Length.
+        try Curl.set(easy, .postFields, pointer: nil)
         switch plan.shape {
         case .withBody:
-            let storage = transfer.makeBodyStorage()
-            try Curl.set(easy, .postFields, pointer: storage.baseAddress)
             try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
         case .head, .withoutBody:
-            try Curl.set(easy, .postFields, pointer: nil)
             try Curl.set(easy, .postFieldSize, int64: -1)
         }
         switch plan.shape {
@@ -90,13 +93,15 @@ final class CurlEasyHandle {
         try Curl.set(easy, .privateData, pointer: context)
         try Curl.set(easy, .writeData, pointer: context)
         try Curl.set(easy, .headerData, pointer: context)
+        try Curl.set(easy, .readData, pointer: context)
+        try Curl.set(easy, .seekData, pointer: context)
         try Curl.set(easy, .progressData, pointer: context)
         transfer.startIdleClock()
         transfer.easy = easy
     }
 
-    /// Forgets the pointers into a transfer that has ended (its header list, body and the
-    /// transfer itself), so an idle handle holds nothing that may be freed under it.
+    /// Forgets the pointers into a transfer that has ended (its header list and the transfer
+    /// itself), so an idle handle holds nothing that may be freed under it.
     /// libcurl reads none of them outside a transfer; this keeps it that way by construction.
     func detach() {
         let easy = pointer
@@ -106,6 +111,8 @@ final class CurlEasyHandle {
         try? Curl.set(easy, .privateData, pointer: nil)
         try? Curl.set(easy, .writeData, pointer: nil)
         try? Curl.set(easy, .headerData, pointer: nil)
+        try? Curl.set(easy, .readData, pointer: nil)
+        try? Curl.set(easy, .seekData, pointer: nil)
         try? Curl.set(easy, .progressData, pointer: nil)
     }
 

@@ -32,8 +32,8 @@ final class CurlTransfer: @unchecked Sendable {
     var easy: Curl.EasyPointer?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
-    /// A stable copy of the body for `CURLOPT_POSTFIELDS`, which libcurl reads without copying.
-    private(set) var bodyStorage: UnsafeMutableRawBufferPointer?
+    /// How much of the request body libcurl has read (see ``sendBody(into:)``).
+    private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
     private var headerByteCount = 0
     /// Small bodies grow here; see ``CurlBodyBufferPool/minimumCapacity``.
@@ -66,7 +66,6 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        bodyStorage?.deallocate()
         // A failed or abandoned transfer still owns its buffer.
         if let pooledBody { bodyPool.give(pooledBody) }
     }
@@ -74,16 +73,6 @@ final class CurlTransfer: @unchecked Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     func markCancelled() { cancelled.store(true, ordering: .releasing) }
-
-    /// A copy of the plan's body that lives as long as this transfer. Never empty: a NULL
-    /// `CURLOPT_POSTFIELDS` would make libcurl read the body from stdin.
-    func makeBodyStorage() -> UnsafeMutableRawBufferPointer {
-        if let bodyStorage { return bodyStorage }
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, plan.body.count), alignment: 1)
-        _ = plan.body.copyBytes(to: storage.bindMemory(to: UInt8.self))
-        bodyStorage = storage
-        return storage
-    }
 
     /// Resumes the awaiting task; later calls do nothing.
     func complete(_ result: Result<CurlExchange, any Error>) {
@@ -169,6 +158,29 @@ final class CurlTransfer: @unchecked Sendable {
         return 1
     }
 
+    /// Copies the next part of the request body into libcurl's upload buffer; 0 at the end.
+    /// Read straight from the request's `Data`: no copy of the body is made beforehand, and
+    /// libcurl copies only what it is about to send.
+    func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let body = plan.body
+        let count = min(buffer.count, body.count - uploadOffset)
+        guard count > 0, let destination = buffer.baseAddress else { return 0 }
+        body.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress else { return }
+            destination.copyMemory(from: source + uploadOffset, byteCount: count)
+        }
+        uploadOffset += count
+        return count
+    }
+
+    /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
+    /// connection after a reused one turned out closed. Only absolute offsets are asked for.
+    func seekBody(to offset: Int64, origin: Int32) -> Int32 {
+        guard origin == SEEK_SET, offset >= 0, offset <= Int64(plan.body.count) else { return Curl.seekFailed }
+        uploadOffset = Int(offset)
+        return Curl.seekOK
+    }
+
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !hasReservedBody {
@@ -214,6 +226,20 @@ final class CurlTransfer: @unchecked Sendable {
         guard let context else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
         return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    /// CURLOPT_READFUNCTION; `context` is the unretained transfer.
+    static let readCallback: Curl.ReadCallback = { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+    }
+
+    /// CURLOPT_SEEKFUNCTION; `context` is the unretained transfer.
+    static let seekCallback: Curl.SeekCallback = { context, offset, origin in
+        guard let context else { return Curl.seekFailed }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.seekBody(to: Int64(offset), origin: origin)
     }
 
     /// CURLOPT_XFERINFOFUNCTION; `context` is the unretained transfer.

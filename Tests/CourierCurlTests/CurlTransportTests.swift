@@ -99,6 +99,22 @@ struct CurlTransportTests {
         }
     }
 
+    /// A reused connection that the server closes without answering makes libcurl send the
+    /// request again on a fresh one, rewinding the body through the seek callback: the body
+    /// must arrive whole the second time too.
+    @Test func aBodyIsSentWholeAgainWhenAReusedConnectionDies() async throws {
+        try await withCurlTransport { server, transport in
+            _ = try await transport.http(request(server.url("/get")))
+            let body = String(repeating: "0123456789", count: 20_000)
+            let before = server.requestCount
+            await #expect(throws: URLError.self) {
+                _ = try await transport.http(request(server.url("/close"), method: "POST", body: body))
+            }
+            #expect(server.requestCount - before == 2)
+            #expect(server.lastRequest.map { String(decoding: $0.body, as: UTF8.self) } == body)
+        }
+    }
+
     @Test func largeBodiesAreSentWithoutExpectContinue() async throws {
         try await withCurlTransport { server, transport in
             let body = String(repeating: "x", count: 2_000_000)
