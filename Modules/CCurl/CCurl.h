@@ -31,7 +31,7 @@ static inline CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, c
 }
 
 /// For options whose argument is a pointer libcurl keeps without copying (CURLOPT_PRIVATE,
-/// CURLOPT_WRITEDATA, CURLOPT_POSTFIELDS, CURLOPT_ERRORBUFFER…): the caller owns its lifetime.
+/// CURLOPT_WRITEDATA, CURLOPT_READDATA, CURLOPT_ERRORBUFFER…): the caller owns its lifetime.
 static inline CURLcode ccurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) {
     return curl_easy_setopt(easy, option, value);
 }

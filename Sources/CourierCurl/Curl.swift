@@ -156,7 +156,6 @@ enum Curl {
         static let httpGet = EasyOption(CURLOPT_HTTPGET, "CURLOPT_HTTPGET")
         static let noBody = EasyOption(CURLOPT_NOBODY, "CURLOPT_NOBODY")
         static let post = EasyOption(CURLOPT_POST, "CURLOPT_POST")
-        static let postFields = EasyOption(CURLOPT_POSTFIELDS, "CURLOPT_POSTFIELDS")
         static let postFieldSize = EasyOption(CURLOPT_POSTFIELDSIZE_LARGE, "CURLOPT_POSTFIELDSIZE_LARGE")
         static let customRequest = EasyOption(CURLOPT_CUSTOMREQUEST, "CURLOPT_CUSTOMREQUEST")
         static let writeFunction = EasyOption(CURLOPT_WRITEFUNCTION, "CURLOPT_WRITEFUNCTION")

@@ -60,25 +60,20 @@ final class CurlEasyHandle {
         let plan = transfer.plan
         errorBuffer[0] = 0
         try Curl.set(easy, .url, plan.url.absoluteString)
-        // The body first: CURLOPT_POSTFIELDS also switches libcurl to POST, which the method
-        // options below then override. No POSTFIELDS: the body comes from the read callback,
-        // its size announced as Content-Length.
-        try Curl.set(easy, .postFields, pointer: nil)
-        switch plan.shape {
-        case .withBody:
-            try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
-        case .head, .withoutBody:
-            try Curl.set(easy, .postFieldSize, int64: -1)
-        }
+        // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
+        // announced as Content-Length.
         switch plan.shape {
         case .head:
+            try Curl.set(easy, .postFieldSize, int64: -1)
             try Curl.set(easy, .noBody, 1)
             try Curl.set(easy, .customRequest, pointer: nil)
         case .withoutBody(let customMethod):
+            try Curl.set(easy, .postFieldSize, int64: -1)
             // Also turns CURLOPT_NOBODY off.
             try Curl.set(easy, .httpGet, 1)
             try setCustomMethod(customMethod)
         case .withBody(let customMethod):
+            try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
             // Also turns CURLOPT_NOBODY off.
             try Curl.set(easy, .post, 1)
             try setCustomMethod(customMethod)
@@ -107,7 +102,6 @@ final class CurlEasyHandle {
         let easy = pointer
         // Setting a pointer option cannot fail; there is nothing to report if it did.
         try? Curl.set(easy, .httpHeader, list: nil)
-        try? Curl.set(easy, .postFields, pointer: nil)
         try? Curl.set(easy, .privateData, pointer: nil)
         try? Curl.set(easy, .writeData, pointer: nil)
         try? Curl.set(easy, .headerData, pointer: nil)
