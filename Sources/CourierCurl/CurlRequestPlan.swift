@@ -63,11 +63,11 @@ extension CurlRequestPlan {
         case "POST": shape = .withBody(customMethod: nil)
         default: shape = .withBody(customMethod: method)
         }
+        let sendsBody = if case .withBody = shape { true } else { false }
         headers = Headers(
             fields: request.allHTTPHeaderFields ?? [:],
-            // libcurl labels every body it sends through CURLOPT_POST as a form. URLSession does
-            // that only for a non-empty POST body, so the label is removed for everything else.
-            suppressesFormContentType: method != "POST" || body.isEmpty,
+            sendsBody: sendsBody,
+            keepsFormContentType: method == "POST" && !body.isEmpty,
             userAgent: configuration.userAgent
         )
         let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
@@ -92,7 +92,11 @@ extension CurlRequestPlan {
     /// Two requests with equal `Headers` send the same header lines, so their list is shared.
     struct Headers: Hashable, Sendable {
         var fields: [String: String]
-        var suppressesFormContentType: Bool
+        /// The request goes through CURLOPT_POST (every method but GET and HEAD), for which
+        /// libcurl adds `Expect: 100-continue` to large bodies and labels every body a form.
+        var sendsBody: Bool
+        /// URLSession labels a non-empty POST body as a form too; every other body loses the label.
+        var keepsFormContentType: Bool
         /// The transport's configured `User-Agent`; nil for URLSession's.
         var userAgent: String?
 
@@ -119,11 +123,15 @@ extension CurlRequestPlan {
             addUnlessSet("Connection", "keep-alive")
             addUnlessSet("User-Agent", userAgent ?? CurlRequestPlan.urlSessionUserAgent)
             addUnlessSet("Accept-Language", CurlRequestPlan.urlSessionAcceptLanguage)
-            // URLSession never waits for `100 Continue`; libcurl would send `Expect: 100-continue`
-            // for large bodies and stall up to a second on servers that ignore it.
-            addUnlessSet("Expect", "")
-            if suppressesFormContentType {
-                addUnlessSet("Content-Type", "")
+            // Suppressions only where libcurl would add the header: for GET and HEAD it adds
+            // neither, and every line here costs libcurl a scan of its own headers per request.
+            if sendsBody {
+                // URLSession never waits for `100 Continue`; libcurl would send `Expect:
+                // 100-continue` for large bodies and stall up to a second on servers that ignore it.
+                addUnlessSet("Expect", "")
+                if !keepsFormContentType {
+                    addUnlessSet("Content-Type", "")
+                }
             }
             // `Accept: */*` (libcurl's default, which URLSession leaves in) and `Accept-Encoding`
             // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder libcurl has: deflate, gzip, br,

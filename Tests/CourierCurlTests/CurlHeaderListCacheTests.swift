@@ -4,7 +4,7 @@ import Testing
 @Suite("CurlHeaderListCache: one header list per header set")
 struct CurlHeaderListCacheTests {
     private func headers(_ fields: [String: String], suppressing: Bool = true) -> CurlRequestPlan.Headers {
-        CurlRequestPlan.Headers(fields: fields, suppressesFormContentType: suppressing, userAgent: "test")
+        CurlRequestPlan.Headers(fields: fields, sendsBody: true, keepsFormContentType: !suppressing, userAgent: "test")
     }
 
     @Test func equalHeaderSetsShareOneList() throws {
