@@ -13,7 +13,6 @@ static const int ccurl_version_now = CURLVERSION_NOW;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_error_size = CURL_ERROR_SIZE;
 static const long ccurl_netrc_ignored = CURL_NETRC_IGNORED;
-static const long ccurl_http_version_1_1 = CURL_HTTP_VERSION_1_1;
 
 // MARK: - curl_easy_setopt, one wrapper per argument type
 

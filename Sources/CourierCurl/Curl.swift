@@ -152,7 +152,6 @@ enum Curl {
         static let caInfo = EasyOption(CURLOPT_CAINFO, "CURLOPT_CAINFO")
         static let acceptEncoding = EasyOption(CURLOPT_ACCEPT_ENCODING, "CURLOPT_ACCEPT_ENCODING")
         static let httpHeader = EasyOption(CURLOPT_HTTPHEADER, "CURLOPT_HTTPHEADER")
-        static let userAgent = EasyOption(CURLOPT_USERAGENT, "CURLOPT_USERAGENT")
         static let httpGet = EasyOption(CURLOPT_HTTPGET, "CURLOPT_HTTPGET")
         static let noBody = EasyOption(CURLOPT_NOBODY, "CURLOPT_NOBODY")
         static let post = EasyOption(CURLOPT_POST, "CURLOPT_POST")

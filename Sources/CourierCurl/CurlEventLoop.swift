@@ -56,7 +56,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private let multi: Curl.MultiPointer
-    private let configuration: CurlTransport.Configuration
     private let inbox = CurlLocked(Inbox())
     /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
     /// thread's name can change (libdispatch renames threads it runs jobs on).
@@ -73,7 +72,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private var endedTransfers: [(CurlTransfer, Result<CurlExchange, any Error>)] = []
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
-        self.configuration = configuration
         pool = CurlEasyHandlePool(configuration: configuration)
         let multi = try Curl.multiInit()
         do {
