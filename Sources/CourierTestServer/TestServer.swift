@@ -114,6 +114,11 @@ public final class TestServer: Sendable {
     /// not a valid URL, such as one with spaces, is percent-encoded through `URLComponents`
     /// instead; if even that fails the result is ``baseURL``. It never traps.
     public func url(_ pathAndQuery: String) -> URL {
+        Self.url(pathAndQuery, on: baseURL)
+    }
+
+    /// `pathAndQuery` appended to `baseURL` as ``url(_:)`` describes.
+    static func url(_ pathAndQuery: String, on baseURL: URL) -> URL {
         let relative = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
         if let url = URL(string: baseURL.absoluteString + relative) {
             return url
@@ -160,7 +165,7 @@ public final class TestServer: Sendable {
         }
     }
 
-    private static func makeBaseURL(host: String, port: Int) -> URL? {
+    static func makeBaseURL(host: String, port: Int) -> URL? {
         var components = URLComponents()
         components.scheme = "http"
         components.host = host.contains(":") ? "[\(host)]" : host

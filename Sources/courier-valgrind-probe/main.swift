@@ -199,11 +199,10 @@ func run() async throws -> Tally {
 
     clock.lap("timeout+limits")
 
-    // A refused connection: a port that was just listened on and closed.
-    let gone = try await TestServer.start()
-    let refusedURL = gone.url("/get")
-    try await gone.shutdown()
-    let refused = await send(transport, get(refusedURL))
+    // A refused connection.
+    let refusing = try await RefusingPort.open()
+    let refused = await send(transport, get(refusing.url("/get")))
+    try await refusing.close()
     tally.expect(isURLError(refused, .cannotConnectToHost), "refused: \(describe(refused))")
 
     clock.lap("refused")

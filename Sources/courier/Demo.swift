@@ -70,9 +70,14 @@ struct Demo {
             try await client.send(Request<Void>("delay/5", timeoutInterval: 0.3))
         } matches: { $0.urlError?.code == .timedOut }
         await output.expectFailure("closed port becomes a refused connection") {
-            // Port 9 (discard) is closed on a machine that runs no such service.
-            guard let closed = URL(string: "http://127.0.0.1:9/") else { return }
-            try await APIClient(baseURL: closed, networking: networking).send(Request<Void>("get"))
+            let refusing = try await RefusingPort.open()
+            do {
+                try await APIClient(baseURL: refusing.baseURL, networking: networking).send(Request<Void>("get"))
+            } catch {
+                try? await refusing.close()
+                throw error
+            }
+            try? await refusing.close()
         } matches: { $0.urlError?.code == .cannotConnectToHost }
         await output.step("redirect chain followed to its end") {
             let echo = try await client.send(Request<Echo>("redirect/3"))

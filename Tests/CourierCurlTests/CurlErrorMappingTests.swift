@@ -38,12 +38,11 @@ import Testing
 
     @Test func refusedConnection() async throws {
         try await withCurlTransport { server, transport in
-            let closed = try await TestServer.start()
-            let url = closed.url("/get")
-            try await closed.shutdown()
-            let result = await failure(transport, request(url))
+            let refusing = try await RefusingPort.open()
+            let result = await failure(transport, request(refusing.url("/get")))
             #expect(result?.0 == .cannotConnectToHost)
             #expect(result?.1?.curlCode == Curl.Code.couldntConnect)
+            try await refusing.close()
         }
     }
 

@@ -242,8 +242,10 @@ struct CurlTransportTests {
 
     @Test func refusedPortIsCannotConnectToHost() async throws {
         try await withCurlTransport { _, transport in
-            let code = await urlErrorCode { _ = try await transport.data(for: request(URL(string: "http://127.0.0.1:1/")!)) }
+            let refusing = try await RefusingPort.open()
+            let code = await urlErrorCode { _ = try await transport.data(for: request(refusing.baseURL)) }
             #expect(code == .cannotConnectToHost)
+            try await refusing.close()
         }
     }
 

@@ -16,7 +16,7 @@ enum ParityRunner {
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
         defer { ownCurl?.shutdown() }
         let curlNetworking = ownCurl?.networking ?? sharedCurl
-        let refusedRequest = URLRequest(url: servers.closedPortBaseURL)
+        let refusedRequest = URLRequest(url: servers.refusing.baseURL)
         let (urlSession, fromURLSession) = await exchange(
             request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
         )

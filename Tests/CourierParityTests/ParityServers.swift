@@ -12,18 +12,15 @@ struct ParityServers: Sendable {
     var other: TestServer
     /// A server that answers every request with `Connection: close` and closes.
     var closing: TestServer
-    /// The base URL of a port that was listening a moment ago and now refuses connections.
-    var closedPortBaseURL: URL
+    /// A port that refuses connections.
+    var refusing: RefusingPort
 
     static func start() async throws -> ParityServers {
-        let closed = try await TestServer.start()
-        let closedPortBaseURL = closed.baseURL
-        try await closed.shutdown()
-        return ParityServers(
+        ParityServers(
             main: try await TestServer.start(),
             other: try await TestServer.start(),
             closing: try await TestServer.start(closeEveryConnection: true),
-            closedPortBaseURL: closedPortBaseURL
+            refusing: try await RefusingPort.open()
         )
     }
 
@@ -31,6 +28,7 @@ struct ParityServers: Sendable {
         try await main.shutdown()
         try await other.shutdown()
         try await closing.shutdown()
+        try await refusing.close()
     }
 
     func server(_ role: ServerRole) -> TestServer {

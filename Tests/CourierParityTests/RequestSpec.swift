@@ -10,7 +10,7 @@ struct RequestSpec: Sendable {
         /// A path and query on one of the servers.
         case on(ServerRole, String)
         /// A path and query on a port that refuses connections.
-        case closedPort(String)
+        case refusingPort(String)
         /// URL text used as is (after `{main}`/`{other}` substitution).
         case literal(String)
     }
@@ -31,8 +31,8 @@ struct RequestSpec: Sendable {
         let text = switch location {
         case .on(let role, let pathAndQuery):
             servers.server(role).baseURL.absoluteString + servers.substitutingBaseURLs(in: pathAndQuery)
-        case .closedPort(let pathAndQuery):
-            servers.closedPortBaseURL.absoluteString + pathAndQuery
+        case .refusingPort(let pathAndQuery):
+            servers.refusing.baseURL.absoluteString + pathAndQuery
         case .literal(let text):
             servers.substitutingBaseURLs(in: text)
         }

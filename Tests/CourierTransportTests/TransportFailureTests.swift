@@ -29,15 +29,14 @@ import Testing
 
     @Test(arguments: TransportKind.configured)
     func refusedConnectionIsCannotConnect(_ transport: TransportKind) async throws {
-        let server = try await TestServer.start()
-        let closedURL = server.url("/get")
-        try await server.shutdown()
+        let refusing = try await RefusingPort.open()
         do {
-            _ = try await transport.send(URLRequest(url: closedURL))
+            _ = try await transport.send(URLRequest(url: refusing.url("/get")))
             Issue.record("expected a refused connection")
         } catch let error as URLError {
             #expect(error.code == .cannotConnectToHost)
         }
+        try await refusing.close()
     }
 
     @Test(arguments: TransportKind.configured)

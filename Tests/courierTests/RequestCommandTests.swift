@@ -65,11 +65,10 @@ import Testing
 
     @Test(arguments: transports)
     func refusedConnectionExitsOneWithOneLine(transport: String) async throws {
-        // A port that was just listening and is now closed: refused, on loopback only.
-        let server = try await TestServer.start()
-        let url = server.url("/get").absoluteString
-        try await server.shutdown()
+        let refusing = try await RefusingPort.open()
+        let url = refusing.url("/get").absoluteString
         let result = try await CourierToolProcess.run(["request", "--transport", transport, url])
+        try await refusing.close()
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "\(result.stderrText)")
