@@ -70,6 +70,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Transfers ended in this iteration, resumed only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
     private var endedTransfers: [(CurlTransfer, Result<CurlExchange, any Error>)] = []
+    /// When the running transfers are next checked for timeouts libcurl does not enforce.
+    private var nextOverdueCheck = ContinuousClock.now
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         pool = CurlEasyHandlePool(configuration: configuration)
@@ -196,6 +198,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
                 }
+                endOverdueTransfers()
                 publishStatistics()
                 resumeEndedTransfers()
                 // libcurl shortens the wait to its own next timeout. While transfers are in
@@ -286,6 +289,26 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             outcome = .failure(error.urlError(code: urlCode, url: entry.transfer.plan.url))
         }
         end(id, fate, outcome)
+    }
+
+    /// Ends, with `.timedOut`, the transfers past a timeout libcurl is not enforcing for them.
+    /// At most ten checks a second: a timeout fires within the poll cap (250 ms) plus this.
+    private func endOverdueTransfers() {
+        guard !running.isEmpty else { return }
+        let now = ContinuousClock.now
+        guard now >= nextOverdueCheck else { return }
+        nextOverdueCheck = now + .milliseconds(100)
+        var overdue: [(TransferID, URLError)] = []
+        for (id, entry) in running {
+            if let error = entry.transfer.overdueError(at: now) {
+                overdue.append((id, error.urlError(code: .timedOut, url: entry.transfer.plan.url)))
+            }
+        }
+        for (id, error) in overdue {
+            if case .expire(_, let fate) = scheduler.expire(id) {
+                end(id, fate, .failure(error))
+            }
+        }
     }
 
     /// Removes the handle from the multi handle, then resets or destroys it, then resumes the

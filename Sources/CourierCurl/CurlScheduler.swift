@@ -42,6 +42,9 @@ struct CurlScheduler: Sendable {
         case cancel(TransferID, HandleFate)
         /// libcurl finished it: remove its handle, resume it with the outcome.
         case finish(TransferID, HandleFate)
+        /// A timeout passed that libcurl does not watch: remove its handle, resume it with
+        /// `.timedOut`.
+        case expire(TransferID, HandleFate)
         /// Fail every listed transfer with `.shutDown` (removing and destroying their handles),
         /// destroy every idle handle, clean up the multi handle and end the thread.
         case shutDown(failing: [TransferID])
@@ -90,6 +93,12 @@ struct CurlScheduler: Sendable {
     mutating func finished(_ id: TransferID) -> Action {
         guard running.remove(id) != nil else { return .none }
         return .finish(id, release())
+    }
+
+    /// The transfer is overdue (see ``CurlTransfer/overdueError(at:)``).
+    mutating func expire(_ id: TransferID) -> Action {
+        guard running.remove(id) != nil else { return .none }
+        return .expire(id, release())
     }
 
     mutating func shutDown() -> Action {

@@ -21,6 +21,7 @@ final class CurlTransfer: @unchecked Sendable {
     let plan: CurlRequestPlan
     private let maximumResponseBytes: Int
     private let maximumHeaderBytes: Int
+    private let maximumConnectionsPerHost: Int
     private let cancelled = Atomic<Bool>(false)
 
     /// Resumed exactly once, by ``complete(_:)``.
@@ -49,6 +50,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// without a byte in either direction.
     private(set) var idleTimedOut: CurlError?
     private var lastActivity = ContinuousClock.now
+    /// When the rest of ``CurlTransport/Configuration/totalDeadline`` runs out; nil for none.
+    private var deadline: ContinuousClock.Instant?
+    /// Whether libcurl has called the progress callback yet: it does not while the transfer
+    /// waits in its queue for a free connection.
+    private var hasProgressed = false
     /// Bytes seen by the last progress call: body both ways plus header bytes, so a server
     /// trickling headers is not silent either.
     private var bytesMoved: Int64 = 0
@@ -63,6 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.bodyPool = bodyPool
         maximumResponseBytes = max(0, configuration.maximumResponseBytes)
         maximumHeaderBytes = max(0, configuration.maximumHeaderBytes)
+        maximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
     }
 
     deinit {
@@ -134,8 +141,33 @@ final class CurlTransfer: @unchecked Sendable {
     /// Called when the handle is configured: connecting counts as silence too, as it does for
     /// URLSession's `timeoutInterval`.
     func startIdleClock() {
-        lastActivity = ContinuousClock.now
+        let now = ContinuousClock.now
+        lastActivity = now
         bytesMoved = 0
+        hasProgressed = false
+        deadline = plan.totalTimeoutMilliseconds.map { now + .milliseconds($0) }
+    }
+
+    /// The timeout this transfer has run past unnoticed by libcurl, if any; the event loop
+    /// checks every transfer a few times a second and ends the ones that return an error.
+    ///
+    /// libcurl 7.88 neither calls the progress callback nor checks `CURLOPT_TIMEOUT_MS` for a
+    /// transfer queued behind `CURLMOPT_MAX_HOST_CONNECTIONS`: on its own, such a transfer waited
+    /// for a free connection however long that took, then failed at once. URLSession's timeout
+    /// runs while a task waits for a connection, and so does this one.
+    func overdueError(at now: ContinuousClock.Instant) -> CurlError? {
+        if let deadline, now >= deadline {
+            return CurlError(
+                kind: .transfer, curlCode: Curl.Code.operationTimedOut,
+                message: "the transport's total deadline passed before the response was complete"
+            )
+        }
+        guard now - lastActivity > plan.idleTimeout else { return nil }
+        let waiting = hasProgressed ? "" : ", waiting for a connection (at most \(maximumConnectionsPerHost) per host)"
+        return CurlError(
+            kind: .transfer, curlCode: Curl.Code.operationTimedOut,
+            message: "no data received or sent for \(plan.idleTimeout)\(waiting)"
+        )
     }
 
     /// Progress from libcurl (at least once a second while idle, thanks to the low-speed
@@ -144,6 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// place the clock is read: the data callbacks run far more often and only count.
     func progress(downloaded: Int64, uploaded: Int64) -> Int32 {
         let now = ContinuousClock.now
+        hasProgressed = true
         let moved = downloaded &+ uploaded &+ Int64(headerByteCount)
         if moved != bytesMoved {
             bytesMoved = moved

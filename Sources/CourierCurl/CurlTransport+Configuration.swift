@@ -8,8 +8,9 @@ extension CurlTransport {
     /// headers, URLSession's redirect limit and per-host connection count.
     public struct Configuration: Sendable, Equatable {
         /// The most TCP connections open to one host at a time (`CURLMOPT_MAX_HOST_CONNECTIONS`).
-        /// Requests beyond it wait for a free connection. Default 6, URLSession's
-        /// `httpMaximumConnectionsPerHost`.
+        /// Requests beyond it wait for a free connection, and the wait counts against their
+        /// `timeoutInterval` and ``totalDeadline``, as it does with URLSession. Default 6,
+        /// URLSession's `httpMaximumConnectionsPerHost`.
         public var maximumConnectionsPerHost: Int = 6
 
         /// The most redirects followed for one request before it fails with

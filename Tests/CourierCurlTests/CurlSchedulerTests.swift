@@ -48,6 +48,15 @@ struct CurlSchedulerTests {
         #expect(scheduler.finished(id(1)) == .none)
     }
 
+    @Test func anOverdueTransferIsRemovedOnceAndReturnsItsHandle() {
+        var scheduler = CurlScheduler(maximumIdleHandles: 8)
+        _ = scheduler.submit(id(1), alreadyCancelled: false)
+        #expect(scheduler.expire(id(1)) == .expire(id(1), .recycle))
+        #expect(scheduler.expire(id(1)) == .none)
+        #expect(scheduler.finished(id(1)) == .none)
+        #expect(scheduler.idleHandles == 1)
+    }
+
     @Test func shutDownFailsEveryRunningTransferAndRefusesNewOnes() {
         var scheduler = CurlScheduler(maximumIdleHandles: 8)
         for raw in 1...3 { _ = scheduler.submit(id(UInt64(raw)), alreadyCancelled: false) }

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing
@@ -97,6 +98,51 @@ import Testing
 
 /// Tests that count connections or read the last request, each on a server of its own.
 @Suite struct TransportConnectionTests {
+    /// A request waiting for a connection is not exempt from its timeout: it fails once the
+    /// timeout passes, as with URLSession, not when a connection finally frees up.
+    @Test(arguments: TransportKind.configured)
+    func waitingForAConnectionCountsAgainstTheTimeout(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        var curl = CurlTransport.Configuration()
+        curl.maximumConnectionsPerHost = 1
+        let urlSession = URLSessionTransport.Configuration(maximumConnectionsPerHost: 1)
+        try await transport.withIsolatedTransport(curl: curl, urlSession: urlSession) { networking in
+            // The only connection, held by a request the server never answers.
+            var holding = URLRequest(url: server.url("/never"))
+            holding.timeoutInterval = 600
+            let holder = Task { try await networking(holding) }
+            while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+
+            var queuing = URLRequest(url: server.url("/get"))
+            queuing.timeoutInterval = 1
+            let queued = queuing
+            let code = try await withThrowingTaskGroup(of: URLError.Code?.self) { group in
+                group.addTask {
+                    do {
+                        _ = try await networking(queued)
+                        return nil
+                    } catch let error as URLError {
+                        return error.code
+                    }
+                }
+                // Only a bound on a hang: the timeout is 1 s.
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60))
+                    throw CancellationError()
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            #expect(code == .timedOut)
+            // It never reached the server: it was waiting for the held connection.
+            #expect(server.requestCount == 1)
+            #expect(server.acceptedConnectionCount == 1)
+            holder.cancel()
+            _ = try? await holder.value
+        }
+        try await server.shutdown()
+    }
+
     @Test(arguments: TransportKind.configured)
     func sequentialRequestsReuseOneConnection(_ transport: TransportKind) async throws {
         let server = try await TestServer.start()
