@@ -78,7 +78,7 @@ func openFileDescriptorCount() -> Int {
 /// Polls `condition` every 20 ms until it holds or `timeout` passes; returns its last value.
 /// For state that settles on other threads (a transport's thread releasing sockets), where a
 /// fixed sleep would be either flaky or slow.
-func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(within timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
