@@ -277,8 +277,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             outcome = .success(entry.transfer.takeExchange())
         } else if let limit = entry.transfer.exceededLimit {
             outcome = .failure(limit.urlError(code: .dataLengthExceedsMaximum, url: entry.transfer.plan.url))
-        } else if let idle = entry.transfer.idleTimedOut {
-            outcome = .failure(idle.urlError(code: .timedOut, url: entry.transfer.plan.url))
+        } else if let timeout = entry.transfer.timedOut {
+            outcome = .failure(timeout.urlError(code: .timedOut, url: entry.transfer.plan.url))
         } else {
             let osErrno = Curl.osErrno(easy)
             let error = CurlError(

@@ -22,8 +22,9 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
     var headers: Headers
-    /// URLSession's `timeoutInterval`: the longest silence allowed. Enforced by the progress
-    /// callback (``CurlTransfer/idleTimeout``), to within libcurl's one-second progress tick.
+    /// URLSession's `timeoutInterval`: the longest silence allowed, the wait for a connection
+    /// included. Enforced through ``CurlTransfer/overdueError(at:)`` by the progress callback and
+    /// the event loop, to within a few hundred milliseconds.
     var idleTimeout: Duration
     /// The same in whole seconds, rounded up, for `CURLOPT_LOW_SPEED_TIME` below 1 byte/s: a
     /// backstop that also makes libcurl wake its loop at least once a second while idle, so the

@@ -46,9 +46,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var hasReservedBody = false
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
-    /// Set when the progress callback stopped the transfer after ``CurlRequestPlan/idleTimeout``
-    /// without a byte in either direction.
-    private(set) var idleTimedOut: CurlError?
+    /// Set when the progress callback stopped the transfer past a timeout (see
+    /// ``overdueError(at:)``).
+    private(set) var timedOut: CurlError?
     private var lastActivity = ContinuousClock.now
     /// When the rest of ``CurlTransport/Configuration/totalDeadline`` runs out; nil for none.
     private var deadline: ContinuousClock.Instant?
@@ -148,8 +148,9 @@ final class CurlTransfer: @unchecked Sendable {
         deadline = plan.totalTimeoutMilliseconds.map { now + .milliseconds($0) }
     }
 
-    /// The timeout this transfer has run past unnoticed by libcurl, if any; the event loop
-    /// checks every transfer a few times a second and ends the ones that return an error.
+    /// The timeout this transfer has run past, if any: ``CurlRequestPlan/idleTimeout`` without
+    /// a byte in either direction, or the total deadline. The progress callback asks, and so
+    /// does the event loop, a few times a second, for every transfer.
     ///
     /// libcurl 7.88 neither calls the progress callback nor checks `CURLOPT_TIMEOUT_MS` for a
     /// transfer queued behind `CURLMOPT_MAX_HOST_CONNECTIONS`: on its own, such a transfer waited
@@ -173,7 +174,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Progress from libcurl (at least once a second while idle, thanks to the low-speed
     /// backstop): any bytes moved since the last call restart the idle clock; silence longer
     /// than the plan's idle timeout stops the transfer. Returns non-zero to abort. The only
-    /// place the clock is read: the data callbacks run far more often and only count.
+    /// callback that reads the clock: the data callbacks run far more often and only count.
     func progress(downloaded: Int64, uploaded: Int64) -> Int32 {
         let now = ContinuousClock.now
         hasProgressed = true
@@ -183,11 +184,8 @@ final class CurlTransfer: @unchecked Sendable {
             lastActivity = now
             return 0
         }
-        guard now - lastActivity > plan.idleTimeout else { return 0 }
-        idleTimedOut = CurlError(
-            kind: .transfer, curlCode: Curl.Code.operationTimedOut,
-            message: "no data received or sent for \(plan.idleTimeout)"
-        )
+        guard let error = overdueError(at: now) else { return 0 }
+        timedOut = error
         return 1
     }
 
