@@ -111,7 +111,7 @@ import Testing
             var holding = URLRequest(url: server.url("/never"))
             holding.timeoutInterval = 600
             let holder = Task { try await networking(holding) }
-            while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(await eventually { server.requestCount == 1 })
 
             var queuing = URLRequest(url: server.url("/get"))
             queuing.timeoutInterval = 1
