@@ -58,13 +58,17 @@ enum HTTPFieldSyntax {
 extension URLRequest {
     /// Checks the parts of a request that a transport would otherwise put on the wire verbatim:
     /// the method must be an RFC 9110 token, header names tokens, and header values free of CR,
-    /// LF, NUL and other control characters.
+    /// LF, NUL and other control characters. The timeout must be 0 or more seconds: a negative
+    /// one or NaN is refused (FoundationNetworking times the first out at once and traps on the
+    /// second).
     ///
     /// Both of Courier's transports call this before sending, so a malformed request fails with
     /// the same ``RequestError`` whichever transport is configured. URL problems (no URL, a
     /// scheme other than http/https) are left to the transport, which reports them as URLSession
     /// does, with `URLError(.badURL)` or `URLError(.unsupportedURL)`.
     public func validateForSending() throws(RequestError) {
+        // Written so that NaN fails too.
+        guard timeoutInterval >= 0 else { throw .invalidTimeout("\(timeoutInterval)") }
         if let method = httpMethod, !HTTPFieldSyntax.isToken(method) {
             throw .invalidMethod(method)
         }

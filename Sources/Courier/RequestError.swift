@@ -19,6 +19,9 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidHeader(name: String, reason: String)
     /// The body could not be encoded; `description` is the encoder's message.
     case bodyEncodingFailed(description: String)
+    /// `URLRequest.timeoutInterval` is negative or not a number; the value as text (`"-1.0"`,
+    /// `"nan"`), so that two such errors compare equal, as a NaN payload would not.
+    case invalidTimeout(String)
 
     public var description: String {
         switch self {
@@ -34,6 +37,8 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid header \(name.debugDescription): \(reason)"
         case .bodyEncodingFailed(let description):
             return "request body could not be encoded: \(description)"
+        case .invalidTimeout(let interval):
+            return "invalid timeoutInterval \(interval): it must be a number of seconds, 0 or more"
         }
     }
 }

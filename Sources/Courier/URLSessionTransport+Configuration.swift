@@ -46,8 +46,9 @@ extension URLSessionTransport {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            configuration.timeoutIntervalForRequest = timeoutIntervalForRequest
-            configuration.timeoutIntervalForResource = timeoutIntervalForResource
+            // FoundationNetworking traps on intervals it cannot express in whole milliseconds.
+            configuration.timeoutIntervalForRequest = URLRequest.clampedTimeout(timeoutIntervalForRequest, fallback: 60)
+            configuration.timeoutIntervalForResource = URLRequest.clampedTimeout(timeoutIntervalForResource, fallback: 7 * 24 * 60 * 60)
             configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
             configuration.httpAdditionalHeaders = additionalHeaders.isEmpty ? nil : additionalHeaders
             switch cookies {

@@ -76,6 +76,13 @@ extension URLSession {
         for request: URLRequest,
         delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
+        var request = request
+        if request.timeoutInterval == 0 {
+            request.timeoutInterval = configuration.timeoutIntervalForRequest
+        }
+        if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
+            request.timeoutInterval = URLRequest.maximumTimeoutInterval
+        }
         let state = Mutex<TaskState>(.notStarted)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

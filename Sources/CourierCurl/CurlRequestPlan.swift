@@ -71,17 +71,22 @@ extension CurlRequestPlan {
             keepsFormContentType: method == "POST" && !body.isEmpty,
             userAgent: configuration.userAgent
         )
+        // 0 is URLSession's "the default"; validateForSending() refused negatives and NaN, and
+        // milliseconds(_:) clamps the rest, infinity included, to URLRequest.maximumTimeoutInterval.
         let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
-        idleTimeout = .milliseconds(Self.milliseconds(interval))
-        idleTimeoutSeconds = max(1, Int(interval.rounded(.up)))
-        let connect = min(configuration.connectTimeout, interval)
+        let idleMilliseconds = Self.milliseconds(interval)
+        idleTimeout = .milliseconds(idleMilliseconds)
+        idleTimeoutSeconds = (idleMilliseconds + 999) / 1000
+        let connect = configuration.connectTimeout > 0 ? min(configuration.connectTimeout, interval) : interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
         totalTimeoutMilliseconds = remainingDeadline.map(Self.milliseconds)
     }
 
+    /// `seconds` in whole milliseconds for libcurl, within `1...Int32.max`: libcurl reads 0 as
+    /// "no timeout", so a spent deadline becomes 1 ms, and NaN becomes the longest timeout.
     private static func milliseconds(_ seconds: TimeInterval) -> Int {
-        // libcurl reads 0 as "no timeout", so a spent deadline becomes 1 ms.
-        max(1, Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max))))
+        guard !seconds.isNaN else { return Int(Int32.max) }
+        return Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max)))
     }
 
     /// The `CURLOPT_HTTPHEADER` lines of this plan.

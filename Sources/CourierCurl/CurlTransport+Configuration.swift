@@ -29,11 +29,12 @@ extension CurlTransport {
         public var maximumHeaderBytes: Int = 256 << 10
 
         /// How long connecting (DNS, TCP, TLS) may take, in seconds, capped by each request's
-        /// `timeoutInterval`. Default 60.
+        /// `timeoutInterval`; 0, a negative value or NaN leaves only that cap. Default 60.
         public var connectTimeout: TimeInterval = 60
 
         /// How long one call of `data(for:)` may take in total, redirects included, in seconds;
-        /// `nil` for no limit (URLSession's `timeoutIntervalForResource` is 7 days). A request
+        /// `nil` for no limit (URLSession's `timeoutIntervalForResource` is 7 days), as are NaN
+        /// and values beyond `URLRequest.maximumTimeoutInterval`, infinity included. A request
         /// past it fails with `URLError(.timedOut)`.
         public var totalDeadline: TimeInterval? = nil
 

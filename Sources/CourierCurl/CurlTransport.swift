@@ -110,7 +110,7 @@ public final class CurlTransport: Sendable {
     public func response(for request: URLRequest) async throws -> CurlResponse {
         try request.validateForSending()
         try Self.refuseBodyOnGET(request)
-        let deadline = configuration.totalDeadline.map { ContinuousClock.now + .seconds($0) }
+        let deadline = configuration.totalDeadline.flatMap(Self.deadline(after:))
         var current = request
         var redirects = 0
         while true {
@@ -154,6 +154,13 @@ public final class CurlTransport: Sendable {
         } onCancel: {
             loop.cancel(transfer)
         }
+    }
+
+    /// When a call started now must end: nil (no limit) for NaN and for anything beyond
+    /// `URLRequest.maximumTimeoutInterval`, infinity included, which `Duration` cannot hold.
+    private static func deadline(after seconds: TimeInterval) -> ContinuousClock.Instant? {
+        guard seconds <= URLRequest.maximumTimeoutInterval else { return nil }
+        return ContinuousClock.now + .seconds(max(seconds, 0))
     }
 
     /// URLSession's answers for URLs it cannot send: no URL or no host → `.badURL`, a scheme

@@ -51,4 +51,29 @@ struct CurlRequestPlanTests {
         #expect(plan("GET", timeout: 2.5).idleTimeoutSeconds == 3)
         #expect(plan("GET", timeout: 2.5).connectTimeoutMilliseconds == 2500)
     }
+
+    /// What FoundationNetworking traps on, clamped to libcurl's longest millisecond timeout.
+    @Test(arguments: [1e300, .infinity] as [TimeInterval])
+    func timeoutsBeyondTheLongestAreClamped(_ interval: TimeInterval) {
+        let longest = plan("GET", timeout: interval)
+        #expect(longest.idleTimeout == .milliseconds(Int(Int32.max)))
+        #expect(longest.idleTimeoutSeconds == 2_147_484)
+        #expect(longest.connectTimeoutMilliseconds == 60_000)
+    }
+
+    @Test func zeroMeansTheDefaultSixtySeconds() {
+        #expect(plan("GET", timeout: 0).idleTimeout == .seconds(60))
+    }
+
+    @Test(arguments: [0, -1, .nan] as [TimeInterval])
+    func anUnusableConnectTimeoutLeavesTheRequestsTimeout(_ connect: TimeInterval) throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.connectTimeout = connect
+        let url = try #require(URL(string: "http://127.0.0.1/x"))
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 5
+        let plan = CurlRequestPlan(request: request, url: url, configuration: configuration, remainingDeadline: .nan)
+        #expect(plan.connectTimeoutMilliseconds == 5_000)
+        #expect(plan.totalTimeoutMilliseconds == Int(Int32.max))
+    }
 }

@@ -21,6 +21,11 @@ extension ParityCatalogue {
         // Well within: the wait for one of the shared transport's connections counts too, as
         // it does for URLSession, and parallel cases hold them for up to a second each.
         ParityCase("response within the timeout", timingOut("/delay/0.2", after: 10)),
+        // FoundationNetworking alone times a 0 s timeout out at once and traps on the others.
+        ParityCase("timeout of 0 is the default", timingOut("/delay/0.2", after: 0)),
+        ParityCase("infinite timeout", timingOut("/get", after: .infinity)),
+        ParityCase("negative timeout", timingOut("/get", after: -1)),
+        ParityCase("NaN timeout", timingOut("/get", after: .nan)),
     ]
 
     private static let serverFaults: [ParityCase] = [

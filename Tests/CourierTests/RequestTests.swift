@@ -103,4 +103,18 @@ private struct Todo: Codable, Equatable, Sendable {
             try request.validateForSending()
         }
     }
+
+    @Test(arguments: [-1, -.infinity, .nan] as [TimeInterval])
+    func negativeOrNaNTimeoutsAreRefused(_ interval: TimeInterval) throws {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
+        request.timeoutInterval = interval
+        #expect(throws: RequestError.invalidTimeout("\(interval)")) { try request.validateForSending() }
+    }
+
+    @Test(arguments: [0, 0.001, 60, 1e300, .infinity] as [TimeInterval])
+    func zeroAndLongTimeoutsAreAccepted(_ interval: TimeInterval) throws {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
+        request.timeoutInterval = interval
+        #expect(throws: Never.self) { try request.validateForSending() }
+    }
 }

@@ -96,6 +96,49 @@ import Testing
     }
 }
 
+/// Timeouts at the edges: FoundationNetworking converts them to whole milliseconds in an `Int`
+/// and traps on what does not fit, so both transports clamp them or refuse them first.
+@Suite(.testServer) struct TransportTimeoutValueTests {
+    @Test(arguments: TransportKind.configured, [1e300, .infinity] as [TimeInterval])
+    func timeoutsTooLongToExpressAreClamped(_ transport: TransportKind, interval: TimeInterval) async throws {
+        let (_, response) = try await transport.send("GET", "/get", on: try sharedServer(), timeout: interval)
+        #expect(response.statusCode == 200)
+    }
+
+    /// 0 is URLSession's "use the default".
+    @Test(arguments: TransportKind.configured)
+    func aZeroTimeoutIsTheDefault(_ transport: TransportKind) async throws {
+        let (_, response) = try await transport.send("GET", "/delay/0.2", on: try sharedServer(), timeout: 0)
+        #expect(response.statusCode == 200)
+    }
+
+    @Test(arguments: TransportKind.configured, [-1, .nan] as [TimeInterval])
+    func negativeOrNaNTimeoutsAreRefusedBeforeSending(_ transport: TransportKind, interval: TimeInterval) async throws {
+        let server = try await TestServer.start()
+        await #expect {
+            _ = try await transport.send("GET", "/get", on: server, timeout: interval)
+        } throws: { error in
+            guard case .invalidTimeout = error as? RequestError else { return false }
+            return true
+        }
+        #expect(server.acceptedConnectionCount == 0)
+        try await server.shutdown()
+    }
+
+    @Test(arguments: TransportKind.configured, [.infinity, .nan] as [TimeInterval])
+    func transportTimeoutsBeyondTheLongestMeanNoLimit(_ transport: TransportKind, interval: TimeInterval) async throws {
+        var curl = CurlTransport.Configuration()
+        curl.totalDeadline = interval
+        curl.connectTimeout = interval
+        let urlSession = URLSessionTransport.Configuration(timeoutIntervalForRequest: interval, timeoutIntervalForResource: interval)
+        let server = try sharedServer()
+        let (_, response) = try await transport.withIsolatedTransport(curl: curl, urlSession: urlSession) { networking in
+            try await networking(URLRequest(url: server.url("/get")))
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+}
+
 /// Tests that count connections or read the last request, each on a server of its own.
 @Suite struct TransportConnectionTests {
     /// A request waiting for a connection is not exempt from its timeout: it fails once the
