@@ -44,6 +44,8 @@ struct CurlRedirectPolicy: Sendable {
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
               target.host != nil
         else { return .deliver }
+        // 0 (or less) turns following off, as the configuration documents: the 3xx is the answer.
+        guard maximumRedirects > 0 else { return .deliver }
         guard redirectsSoFar < maximumRedirects else { return .fail(.httpTooManyRedirects) }
         if currentURL.scheme?.lowercased() == "https", scheme == "http", !allowsInsecureRedirects {
             return .fail(.appTransportSecurityRequiresSecureConnection)

@@ -58,7 +58,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Give up after this many seconds in total.")
     var timeout: Double?
 
-    @Option(help: "The most redirects followed (curl only: URLSession on Linux follows redirects up to its own limit and cannot be told otherwise, so this option with urlsession is a usage error).")
+    @Option(help: "The most redirects followed; 0 prints the redirect itself (curl only: URLSession on Linux follows redirects up to its own limit and cannot be told otherwise, so this option with urlsession is a usage error).")
     var maxRedirects: Int?
 
     @Flag(help: "Exit 22 without writing the body when the status is 400 or above.")

@@ -181,6 +181,17 @@ struct CurlTransportTests {
         }
     }
 
+    @Test func aRedirectLimitOfZeroReturnsTheRedirectItself() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumRedirects = 0
+        try await withCurlTransport(configuration) { server, transport in
+            let (_, response) = try await transport.http(request(server.url("/redirect/1")))
+            #expect(response.statusCode == 302)
+            #expect(response.value(forHTTPHeaderField: "Location") == "/get")
+            #expect(server.requestCount == 1)
+        }
+    }
+
     @Test func seeOtherTurnsPostIntoGetAnd307KeepsIt() async throws {
         try await withCurlTransport { server, transport in
             let to = queryValue(server.url("/anything").absoluteString)
