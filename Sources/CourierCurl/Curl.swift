@@ -31,9 +31,13 @@ enum Curl {
     /// and friends); returns one of ``seekOK``, ``seekFailed``.
     typealias SeekCallback = @convention(c) (UnsafeMutableRawPointer?, curl_off_t, Int32) -> Int32
 
-    /// `CURL_SEEKFUNC_OK` and `CURL_SEEKFUNC_FAIL`.
+    /// `CURL_SEEKFUNC_OK`, `CURL_SEEKFUNC_FAIL` and `CURL_SEEKFUNC_CANTSEEK`.
     static let seekOK = Int32(CURL_SEEKFUNC_OK)
     static let seekFailed = Int32(CURL_SEEKFUNC_FAIL)
+    static let seekImpossible = Int32(CURL_SEEKFUNC_CANTSEEK)
+
+    /// `CURL_READFUNC_ABORT`: what a read callback returns to stop the transfer.
+    static let readAbort = Int(CURL_READFUNC_ABORT)
 
     /// The signature libcurl calls for CURLOPT_XFERINFOFUNCTION: context, bytes to download,
     /// downloaded, to upload, uploaded; non-zero aborts the transfer.

@@ -61,7 +61,7 @@ final class CurlEasyHandle {
         errorBuffer[0] = 0
         try Curl.set(easy, .url, plan.url.absoluteString)
         // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
-        // announced as Content-Length.
+        // announced as Content-Length, or chunked when a stream's size is unknown.
         switch plan.shape {
         case .head:
             try Curl.set(easy, .postFieldSize, int64: -1)
@@ -73,7 +73,7 @@ final class CurlEasyHandle {
             try Curl.set(easy, .httpGet, 1)
             try setCustomMethod(customMethod)
         case .withBody(let customMethod):
-            try Curl.set(easy, .postFieldSize, int64: Int64(plan.body.count))
+            try Curl.set(easy, .postFieldSize, int64: plan.uploadLength)
             // Also turns CURLOPT_NOBODY off.
             try Curl.set(easy, .post, 1)
             try setCustomMethod(customMethod)

@@ -277,6 +277,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             outcome = .success(entry.transfer.takeExchange())
         } else if let limit = entry.transfer.exceededLimit {
             outcome = .failure(limit.urlError(code: .dataLengthExceedsMaximum, url: entry.transfer.plan.url))
+        } else if let failure = entry.transfer.bodyStreamFailure {
+            // URLError has no code for it (FoundationNetworking sends such a body as empty and
+            // reports success); the CurlError underneath says what failed.
+            outcome = .failure(failure.urlError(code: .unknown, url: entry.transfer.plan.url))
         } else if let timeout = entry.transfer.timedOut {
             outcome = .failure(timeout.urlError(code: .timedOut, url: entry.transfer.plan.url))
         } else {

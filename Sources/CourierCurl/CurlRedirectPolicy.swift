@@ -56,9 +56,12 @@ struct CurlRedirectPolicy: Sendable {
         if (statusCode == 303 && method != "HEAD") || ((statusCode == 301 || statusCode == 302) && method == "POST") {
             next.httpMethod = "GET"
             next.httpBody = nil
+            next.httpBodyStream = nil
             next.setValue(nil, forHTTPHeaderField: "Content-Type")
             next.setValue(nil, forHTTPHeaderField: "Content-Length")
         }
+        // A stream body was consumed by the first request and cannot be sent again.
+        if next.httpBodyStream != nil { return .fail(.requestBodyStreamExhausted) }
         if Self.origin(of: currentURL) != Self.origin(of: target) {
             // Removed from the request itself, so they stay removed for the rest of the chain,
             // even if it comes back to the first origin.

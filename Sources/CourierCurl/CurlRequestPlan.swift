@@ -19,6 +19,11 @@ struct CurlRequestPlan: Sendable, Equatable {
     var url: URL
     var shape: Shape
     var body: Data
+    /// `URLRequest.httpBodyStream`, read as libcurl asks for bytes; nil for a `Data` body or none.
+    var bodyStream: CurlBodyStream?
+    /// `CURLOPT_POSTFIELDSIZE_LARGE` for a body: the `Data`'s size or, for a stream, the
+    /// request's own `Content-Length`; -1 (unknown) sends a stream chunked, as URLSession does.
+    var uploadLength: Int64
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
     var headers: Headers
@@ -54,11 +59,14 @@ extension CurlRequestPlan {
     ) {
         let method = request.httpMethod ?? "GET"
         let body = request.httpBody ?? Data()
+        let stream = request.httpBodyStream.map(CurlBodyStream.init)
         self.url = url
         self.body = body
+        bodyStream = stream
+        uploadLength = stream == nil ? Int64(body.count) : Self.declaredLength(request) ?? -1
         switch method {
         case "HEAD": shape = .head
-        case "GET" where body.isEmpty: shape = .withoutBody(customMethod: nil)
+        case "GET" where body.isEmpty && stream == nil: shape = .withoutBody(customMethod: nil)
         // URLSession sends `Content-Length: 0` for every other method without a body; libcurl
         // does that for a POST of zero bytes.
         case "POST": shape = .withBody(customMethod: nil)
@@ -68,7 +76,7 @@ extension CurlRequestPlan {
         headers = Headers(
             fields: request.allHTTPHeaderFields ?? [:],
             sendsBody: sendsBody,
-            keepsFormContentType: method == "POST" && !body.isEmpty,
+            keepsFormContentType: method == "POST" && (!body.isEmpty || stream != nil),
             userAgent: configuration.userAgent
         )
         // 0 is URLSession's "the default"; validateForSending() refused negatives and NaN, and
@@ -80,6 +88,14 @@ extension CurlRequestPlan {
         let connect = configuration.connectTimeout > 0 ? min(configuration.connectTimeout, interval) : interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
         totalTimeoutMilliseconds = remainingDeadline.map(Self.milliseconds)
+    }
+
+    /// The request's `Content-Length` when it is a plain decimal number.
+    private static func declaredLength(_ request: URLRequest) -> Int64? {
+        guard let text = request.value(forHTTPHeaderField: "Content-Length"),
+              !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        return Int64(text)
     }
 
     /// `seconds` in whole milliseconds for libcurl, within `1...Int32.max`: libcurl reads 0 as

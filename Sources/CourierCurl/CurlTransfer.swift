@@ -46,6 +46,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var hasReservedBody = false
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
+    /// Set when reading `URLRequest.httpBodyStream` failed and the read callback stopped the
+    /// transfer.
+    private(set) var bodyStreamFailure: CurlError?
     /// Set when the progress callback stopped the transfer past a timeout (see
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
@@ -193,6 +196,21 @@ final class CurlTransfer: @unchecked Sendable {
     /// Read straight from the request's `Data`: no copy of the body is made beforehand, and
     /// libcurl copies only what it is about to send.
     func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if let stream = plan.bodyStream {
+            switch stream.read(into: buffer) {
+            case .bytes(let count):
+                uploadOffset += count
+                return count
+            case .end:
+                return 0
+            case .failed(let error):
+                bodyStreamFailure = CurlError(
+                    kind: .transfer, curlCode: Curl.Code.abortedByCallback,
+                    message: "reading the request body stream failed: \(error.map { "\($0)" } ?? "no error given")"
+                )
+                return Curl.readAbort
+            }
+        }
         let body = plan.body
         let count = min(buffer.count, body.count - uploadOffset)
         guard count > 0, let destination = buffer.baseAddress else { return 0 }
@@ -207,6 +225,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
     /// connection after a reused one turned out closed. Only absolute offsets are asked for.
     func seekBody(to offset: Int64, origin: Int32) -> Int32 {
+        if plan.bodyStream != nil {
+            // Sent bytes are gone: libcurl then fails with CURLE_SEND_FAIL_REWIND.
+            return origin == SEEK_SET && offset == Int64(uploadOffset) ? Curl.seekOK : Curl.seekImpossible
+        }
         guard origin == SEEK_SET, offset >= 0, offset <= Int64(plan.body.count) else { return Curl.seekFailed }
         uploadOffset = Int(offset)
         return Curl.seekOK

@@ -181,7 +181,9 @@ public final class CurlTransport: Sendable {
     /// `URLError(.dataLengthExceedsMaximum)` before sending anything; so does this transport, so
     /// that switching transports never changes what reaches a server.
     private static func refuseBodyOnGET(_ request: URLRequest) throws(URLError) {
-        guard (request.httpMethod ?? "GET") == "GET", let body = request.httpBody, !body.isEmpty else { return }
+        guard (request.httpMethod ?? "GET") == "GET",
+              request.httpBodyStream != nil || !(request.httpBody ?? Data()).isEmpty
+        else { return }
         throw URLError(.dataLengthExceedsMaximum, userInfo: request.url.map(failingURLInfo) ?? [:])
     }
 

@@ -115,6 +115,35 @@ struct CurlTransportTests {
         }
     }
 
+    /// The same, with a stream body: it cannot be rewound, so the request fails with URLSession's
+    /// code for a stream it cannot send again, instead of going out a second time empty.
+    @Test func aStreamBodyIsNotSentAgainWhenAReusedConnectionDies() async throws {
+        try await withCurlTransport { server, transport in
+            _ = try await transport.http(request(server.url("/get")))
+            var streamed = request(server.url("/close"), method: "POST")
+            streamed.httpBodyStream = InputStream(data: Data(repeating: 0x61, count: 200_000))
+            let before = server.requestCount
+            let code = await urlErrorCode { _ = try await transport.http(streamed) }
+            #expect(code == .requestBodyStreamExhausted)
+            #expect(server.requestCount - before == 1)
+        }
+    }
+
+    @Test func aBodyStreamThatFailsFailsTheRequest() async throws {
+        try await withCurlTransport { server, transport in
+            var broken = request(server.url("/anything"), method: "PUT")
+            broken.httpBodyStream = InputStream(fileAtPath: "/nonexistent/courier-body")
+            do {
+                _ = try await transport.http(broken)
+                Issue.record("expected the request to fail")
+            } catch let error as URLError {
+                #expect(error.code == .unknown)
+                let message = CurlError.underlying(of: error)?.message ?? ""
+                #expect(message.hasPrefix("reading the request body stream failed"), "\(message)")
+            }
+        }
+    }
+
     @Test func largeBodiesAreSentWithoutExpectContinue() async throws {
         try await withCurlTransport { server, transport in
             let body = String(repeating: "x", count: 2_000_000)

@@ -28,6 +28,25 @@ extension ParityCatalogue {
             .send("PUT", "/anything", body: Data((0...255).map(UInt8.init)),
                   headers: [("Content-Type", "application/octet-stream")])
         ),
+        ParityCase("PUT with a stream body", .streaming("PUT", "/anything", body: Data("streamed".utf8))),
+        ParityCase("POST with a 3 MiB stream body", .streaming("POST", "/anything/large", body: Data(repeating: 0x62, count: 3 << 20))),
+        ParityCase("GET with a stream body", .streaming("GET", "/anything", body: Data("streamed".utf8))),
+        ParityCase(
+            "stream body with its own Content-Length",
+            .streaming("PUT", "/anything", body: Data("streamed".utf8), headers: [("Content-Length", "8")]),
+            known: streamSentWithBothFramings
+        ),
+        ParityCase("302 after a POST with a stream body", .streaming("POST", "/redirect-to?url=/anything&status_code=302", body: Data("streamed".utf8))),
+        ParityCase(
+            "stream body that fails to read",
+            RequestSpec(method: "PUT", location: .on(.main, "/anything"), bodyStreamFile: "/nonexistent/courier-body"),
+            comparing: .response, known: failingStreamSentEmpty
+        ),
+        ParityCase(
+            "307 after a POST with a stream body",
+            .streaming("POST", "/redirect-to?url=/anything&status_code=307", body: Data("streamed".utf8)),
+            known: streamNotReplayedOnRedirect
+        ),
         ParityCase("empty POST body", .send("POST", "/anything", body: Data())),
         ParityCase("empty PUT body", .send("PUT", "/anything", body: Data())),
         ParityCase(

@@ -62,6 +62,36 @@ extension ParityCatalogue {
         ),
     ]
 
+    static let streamSentWithBothFramings: [KnownDifference] = [
+        KnownDifference(
+            .statusCode,
+            "For an httpBodyStream with the request's own Content-Length, FoundationNetworking sends that header and Transfer-Encoding: chunked as well, which RFC 9112 §6.3 forbids, and the server answers 400; CurlTransport sends the body framed by the Content-Length."
+        ),
+        KnownDifference.following(.receivedRequest, "Follows: the server refused URLSession's request before reading it."),
+        KnownDifference.following(.header("connection"), "Follows: the server closes after a 400."),
+        KnownDifference.following(.header("content-length"), "Follows: the 400 has no body."),
+        KnownDifference.following(.header("content-type"), "Follows: the 400 has no body."),
+        KnownDifference.following(.body, "Follows: the 400 has no body."),
+    ]
+
+    static let failingStreamSentEmpty: [KnownDifference] = [
+        KnownDifference(
+            .outcome,
+            "When reading an httpBodyStream fails (here a file that does not exist), FoundationNetworking sends the request with an empty body and reports the response; CurlTransport stops the request and fails with URLError.unknown, its CurlError saying that the body stream failed."
+        ),
+    ]
+
+    static let streamNotReplayedOnRedirect: [KnownDifference] = [
+        KnownDifference(
+            .outcome,
+            "A 307 or 308 must resend the body, and a stream cannot be read twice: FoundationNetworking resends the request with an empty body, losing it silently; CurlTransport fails with URLError.requestBodyStreamExhausted, Darwin URLSession's code when no new stream is given."
+        ),
+        KnownDifference.following(.receivedTarget, "Follows: CurlTransport stopped before the redirect, so the server's last request is the first one."),
+        KnownDifference.following(.receivedHeader("content-length"), "Follows: URLSession's resend says Content-Length: 0."),
+        KnownDifference.following(.receivedHeader("transfer-encoding"), "Follows: the first request was chunked."),
+        KnownDifference.following(.receivedBody, "Follows: the first request carried the body, URLSession's resend none."),
+    ]
+
     /// The echo of a request that was sent differently.
     private static let echoShowsIt: [KnownDifference] = [
         KnownDifference.following(.header("content-length"), "Follows: the echo of a different request has a different length."),

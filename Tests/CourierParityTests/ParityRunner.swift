@@ -20,7 +20,9 @@ enum ParityRunner {
         let (urlSession, fromURLSession) = await exchange(
             request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
         )
-        let (curl, fromCurl) = await exchange(request, parityCase.action, curlNetworking, server, refusedRequest: refusedRequest)
+        // Built again: a body stream is spent by the first exchange.
+        let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
+        let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlNetworking, server, refusedRequest: refusedRequest)
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
             curl: EchoBodyNormalisation.normalised(curl),

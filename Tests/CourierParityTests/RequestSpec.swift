@@ -21,6 +21,10 @@ struct RequestSpec: Sendable {
     /// joined with `,`.
     var headers: [(name: String, value: String)] = []
     var body: Data?
+    /// Send ``body`` as `httpBodyStream` (a fresh stream per request built) instead of `httpBody`.
+    var bodyIsStream = false
+    /// Send the file at this path as `httpBodyStream`, for a stream that fails.
+    var bodyStreamFile: String?
     var timeout: TimeInterval?
 
     /// The request, or nil when the location's text is not a URL `URL(string:)` accepts.
@@ -42,7 +46,13 @@ struct RequestSpec: Sendable {
         for header in headers {
             request.addValue(header.value, forHTTPHeaderField: header.name)
         }
-        request.httpBody = body
+        if let bodyStreamFile {
+            request.httpBodyStream = InputStream(fileAtPath: bodyStreamFile)
+        } else if bodyIsStream {
+            request.httpBodyStream = body.map { InputStream(data: $0) }
+        } else {
+            request.httpBody = body
+        }
         if let timeout { request.timeoutInterval = timeout }
         return request
     }
@@ -58,5 +68,13 @@ extension RequestSpec {
         headers: [(name: String, value: String)] = []
     ) -> RequestSpec {
         RequestSpec(method: method, location: .on(.main, pathAndQuery), headers: headers, body: body)
+    }
+
+    /// A request whose body is an `InputStream` (`httpBodyStream`) over `body`.
+    static func streaming(
+        _ method: String, _ pathAndQuery: String, body: Data,
+        headers: [(name: String, value: String)] = []
+    ) -> RequestSpec {
+        RequestSpec(method: method, location: .on(.main, pathAndQuery), headers: headers, body: body, bodyIsStream: true)
     }
 }

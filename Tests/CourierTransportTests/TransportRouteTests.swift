@@ -45,6 +45,24 @@ import Testing
         #expect(try echo(data).bodyData == body)
     }
 
+    /// `httpBodyStream` bodies, from memory and from a file, go out chunked and arrive whole.
+    @Test(arguments: TransportKind.configured, [false, true])
+    func streamBodiesArriveByteForByte(_ transport: TransportKind, fromFile: Bool) async throws {
+        let server = try sharedServer()
+        let body = TestServer.deterministicBytes(count: 2_000_000, seed: 11)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stream-\(UUID().uuidString)")
+        try body.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: server.url("/anything"))
+        request.httpMethod = "PUT"
+        request.httpBodyStream = fromFile ? InputStream(url: file) : InputStream(data: body)
+        let (data, response) = try await transport.send(request)
+        #expect(response.statusCode == 200)
+        let received = try echo(data)
+        #expect(received.bodyData == body)
+        #expect(received.headerValues("Transfer-Encoding") == ["chunked"])
+    }
+
     @Test(arguments: TransportKind.configured)
     func headHasHeadersButNoBody(_ transport: TransportKind) async throws {
         let server = try sharedServer()
