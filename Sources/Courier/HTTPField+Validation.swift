@@ -58,9 +58,13 @@ enum HTTPFieldSyntax {
 extension URLRequest {
     /// Checks the parts of a request that a transport would otherwise put on the wire verbatim:
     /// the method must be an RFC 9110 token, header names tokens, and header values free of CR,
-    /// LF, NUL and other control characters. The timeout must be 0 or more seconds: a negative
-    /// one or NaN is refused (FoundationNetworking times the first out at once and traps on the
-    /// second).
+    /// LF, NUL and other control characters.
+    ///
+    /// A `Content-Length` set by hand must match an `httpBody`: both transports send the header
+    /// as given, so a shorter body left the request waiting for bytes until it timed out, and a
+    /// longer one left its surplus on a kept-alive connection, to be read as the start of the
+    /// next request. The timeout must be 0 or more seconds: FoundationNetworking times a negative
+    /// one out at once and traps on NaN.
     ///
     /// Both of Courier's transports call this before sending, so a malformed request fails with
     /// the same ``RequestError`` whichever transport is configured. URL problems (no URL, a
@@ -74,6 +78,17 @@ extension URLRequest {
         }
         for (name, value) in allHTTPHeaderFields ?? [:] {
             try HTTPFieldSyntax.validate(name: name, value: value)
+            if name.utf8.count == 14, name.lowercased() == "content-length" {
+                try validateContentLength(value, name: name)
+            }
         }
+    }
+
+    /// A stream's length is unknown until it is read, so only an `httpBody` (or none) is checked.
+    private func validateContentLength(_ value: String, name: String) throws(RequestError) {
+        guard httpBodyStream == nil else { return }
+        let bodyCount = httpBody?.count ?? 0
+        guard value.trimmingCharacters(in: .whitespaces) != String(bodyCount) else { return }
+        throw .invalidHeader(name: name, reason: "says \(value) bytes, but the body has \(bodyCount)")
     }
 }

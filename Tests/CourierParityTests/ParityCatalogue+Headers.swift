@@ -1,3 +1,4 @@
+import Foundation
 extension ParityCatalogue {
     static let headers: [ParityCase] = [
         ParityCase("50 request headers", .get("/headers", headers: (0..<50).map { ("X-Custom-\($0)", "value-\($0)") })),
@@ -5,6 +6,11 @@ extension ParityCatalogue {
         ParityCase("request header with an empty value", .get("/headers", headers: [("X-Empty", "")])),
         ParityCase("request header with non-ASCII value", .get("/headers", headers: [("X-Name", "élève")])),
         ParityCase("request sets its own User-Agent", .get("/headers", headers: [("User-Agent", "Courier-Parity/1")])),
+        ParityCase("request header value with surrounding spaces", .get("/headers", headers: [("X-Padded", "  padded  ")])),
+        ParityCase("request sets its own Host", .get("/headers", headers: [("Host", "example.test")])),
+        ParityCase("body shorter than its Content-Length", .send("POST", "/anything", body: Data("abc".utf8), headers: [("Content-Length", "10")])),
+        ParityCase("body matching its Content-Length", .send("POST", "/anything", body: Data("abc".utf8), headers: [("Content-Length", "3")])),
+        ParityCase("body longer than its Content-Length", .send("POST", "/anything", body: Data("abcdef".utf8), headers: [("Content-Length", "2")])),
         ParityCase("request sets its own Accept", .get("/headers", headers: [("Accept", "application/json")])),
         ParityCase("request sets Accept-Encoding identity", .get("/gzip", headers: [("Accept-Encoding", "identity")])),
         ParityCase("request sets Connection close", .get("/get", headers: [("Connection", "close")])),

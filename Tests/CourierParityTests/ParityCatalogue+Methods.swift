@@ -10,6 +10,10 @@ extension ParityCatalogue {
         ParityCase("PATCH with a body", .send("PATCH", "/anything", body: Data("patch".utf8))),
         ParityCase("DELETE without a body", .send("DELETE", "/anything")),
         ParityCase("custom method PURGE", .send("PURGE", "/anything")),
+        ParityCase("lower-case get", .send("get", "/anything")),
+        ParityCase("lower-case head", .send("head", "/anything")),
+        ParityCase("lower-case post with a body", .send("post", "/anything", body: Data("post".utf8))),
+        ParityCase("lower-case delete", .send("delete", "/anything")),
         // Both refuse it before sending (URLError.dataLengthExceedsMaximum, URLSession's answer).
         ParityCase("GET with a body", .send("GET", "/anything", body: Data("get".utf8))),
     ]

@@ -1,5 +1,7 @@
 extension ParityCatalogue {
     static let queries: [ParityCase] = [
+        ParityCase("fragment after the path", .get("/anything?a=1#section")),
+        ParityCase("16 KiB query", .get("/anything?q=" + String(repeating: "x", count: 16 << 10))),
         ParityCase("query with reserved characters", .get("/get?a=1&b=%2F%3F%23%26&c=a+b&d=%3D")),
         ParityCase("query with percent-encoded non-ASCII", .get("/get?name=%C3%A9l%C3%A8ve&emoji=%F0%9F%93%A6")),
         ParityCase("query with repeated names", .get("/get?a=1&a=2&a=3")),

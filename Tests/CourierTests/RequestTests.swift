@@ -111,6 +111,34 @@ private struct Todo: Codable, Equatable, Sendable {
         #expect(throws: RequestError.invalidTimeout("\(interval)")) { try request.validateForSending() }
     }
 
+    @Test(arguments: [("10", "abc"), ("2", "abcdef"), ("1", nil), ("x", "abc")] as [(String, String?)])
+    func aContentLengthThatDisagreesWithTheBodyIsRefused(declared: String, body: String?) throws {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
+        request.httpMethod = "POST"
+        request.httpBody = body.map { Data($0.utf8) }
+        request.setValue(declared, forHTTPHeaderField: "content-length")
+        #expect {
+            try request.validateForSending()
+        } throws: { error in
+            guard case .invalidHeader(let name, let reason) = error as? RequestError else { return false }
+            return name.lowercased() == "content-length" && reason.contains("says \(declared) bytes")
+        }
+    }
+
+    @Test func aContentLengthThatMatchesOrDescribesAStreamIsSent() throws {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
+        request.httpMethod = "POST"
+        request.httpBody = Data("abc".utf8)
+        request.setValue("3", forHTTPHeaderField: "Content-Length")
+        #expect(throws: Never.self) { try request.validateForSending() }
+        request.httpBodyStream = InputStream(data: Data("abcdef".utf8))
+        request.setValue("6", forHTTPHeaderField: "Content-Length")
+        #expect(throws: Never.self) { try request.validateForSending() }
+        var get = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
+        get.setValue("0", forHTTPHeaderField: "Content-Length")
+        #expect(throws: Never.self) { try get.validateForSending() }
+    }
+
     @Test(arguments: [0, 0.001, 60, 1e300, .infinity] as [TimeInterval])
     func zeroAndLongTimeoutsAreAccepted(_ interval: TimeInterval) throws {
         var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/")))
