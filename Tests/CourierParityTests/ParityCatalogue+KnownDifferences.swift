@@ -62,6 +62,13 @@ extension ParityCatalogue {
         ),
     ]
 
+    static let undecodableBodyCode: [KnownDifference] = [
+        KnownDifference(
+            .failure,
+            "FoundationNetworking does not map libcurl's CURLE_BAD_CONTENT_ENCODING and reports URLError.unknown; CurlTransport reports cannotDecodeContentData, as URLSession on Darwin does."
+        ),
+    ]
+
     static let streamSentWithBothFramings: [KnownDifference] = [
         KnownDifference(
             .statusCode,
