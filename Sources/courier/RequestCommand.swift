@@ -94,11 +94,16 @@ struct RequestCommand: AsyncParsableCommand {
             Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(error.localizedDescription)")
             throw ExitCode(1)
         }
+        // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
+        // value holding CR or LF without a word, and the transport must see it to refuse it.
+        var fields = request.allHTTPHeaderFields ?? [:]
         for header in headers {
             let field = try HeaderArgument(header)
             // Later -H lines replace a default set by -d/--json, as curl's do.
-            request.setValue(field.value, forHTTPHeaderField: field.name)
+            fields = fields.filter { $0.key.caseInsensitiveCompare(field.name) != .orderedSame }
+            fields[field.name] = field.value
         }
+        request.allHTTPHeaderFields = fields
 
         let networking: Networking
         do {

@@ -47,6 +47,20 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == TestServer.deterministicBytes(count: 300_000, seed: 3))
     }
 
+    /// A value with CR or LF is refused, not dropped on the way (FoundationNetworking's
+    /// `setValue` drops it silently) and not sent.
+    @Test(arguments: transports)
+    func aHeaderValueWithALineBreakIsRefused(transport: String) async throws {
+        let server = try await TestServer.start()
+        let url = server.url("/headers").absoluteString
+        let result = try await CourierToolProcess.run(["request", "-H", "X-Bad: a\r\nX-Injected: 1", "--transport", transport, url])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrText.contains("invalid header \"X-Bad\""), "\(result.stderrText)")
+        #expect(server.requestCount == 0)
+        try await server.shutdown()
+    }
+
     @Test(arguments: transports)
     func failOn404ExitsTwentyTwoWithOneLine(transport: String) async throws {
         let server = try await TestServer.start()
