@@ -96,7 +96,9 @@ import Testing
         let server = try await TestServer.start()
         let started = ContinuousClock.now
         await transport.expectURLError(.httpTooManyRedirects, "GET", "/redirect-loop", on: server)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // A hang detector, not a speed test: 21 requests took 10.5 s once in the first seconds
+        // of a loaded suite run.
+        #expect(ContinuousClock.now - started < .seconds(30))
         // Both stop at URLSession's limit of 20 redirects: the first request and 20 follows.
         #expect(server.requestCount == 21)
         try await server.shutdown()
