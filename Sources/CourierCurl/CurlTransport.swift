@@ -91,6 +91,11 @@ public final class CurlTransport: Sendable {
     /// Sends `request`, following redirects, and returns the final response's body and
     /// `HTTPURLResponse`.
     ///
+    /// The body is `httpBody` or `httpBodyStream`. A stream is read as libcurl sends it, on the
+    /// transport's thread, and goes out chunked unless the request sets its own
+    /// `Content-Length`; it cannot be sent twice, so a 307 or 308 fails with
+    /// `URLError(.requestBodyStreamExhausted)`.
+    ///
     /// - Throws: ``Courier/RequestError`` for a request that must not be sent (control
     ///   characters in a header, a method that is not a token); `URLError` for failures on the
     ///   wire, with URLSession's code and the ``CurlError`` as underlying error;
