@@ -16,6 +16,8 @@ extension ParityCatalogue {
         ParityCase("request sets Connection close", .get("/get", headers: [("Connection", "close")])),
         ParityCase("request sets Expect 100-continue", .send("POST", "/anything", body: .init("x".utf8), headers: [("Expect", "100-continue")])),
         ParityCase("1000 response headers", .get("/many-headers/1000")),
+        ParityCase("response header with an empty value", .get("/response-headers?X-Empty=")),
+        ParityCase("response header with an 8 KiB value", .get("/response-headers?X-Long=" + String(repeating: "v", count: 8 << 10))),
         ParityCase("repeated response header", .get("/response-headers?X-Dup=a&X-Dup=b&X-Dup=c")),
         ParityCase(
             "response header names differing in case", .get("/response-headers?X-Case=a&x-case=b"),
