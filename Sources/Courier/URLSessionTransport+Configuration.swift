@@ -26,6 +26,9 @@ extension URLSessionTransport {
         public var cookies: CookiePolicy
         /// Headers added to every request that does not set them.
         public var additionalHeaders: [String: String]
+        /// Redirects, limits, the total deadline and the other policies both transports share.
+        /// The limits are enforced while receiving; the rest are layers over this engine.
+        public var policies: Policies
 
         /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
         public init(
@@ -33,13 +36,15 @@ extension URLSessionTransport {
             timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60,
             maximumConnectionsPerHost: Int = 6,
             cookies: CookiePolicy = .none,
-            additionalHeaders: [String: String] = [:]
+            additionalHeaders: [String: String] = [:],
+            policies: Policies = Policies()
         ) {
             self.timeoutIntervalForRequest = timeoutIntervalForRequest
             self.timeoutIntervalForResource = timeoutIntervalForResource
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.cookies = cookies
             self.additionalHeaders = additionalHeaders
+            self.policies = policies
         }
 
         func sessionConfiguration() -> URLSessionConfiguration {

@@ -5,14 +5,99 @@ import Foundation
 import Synchronization
 
 extension URLSessionTransport {
-    /// Works around a FoundationNetworking defect: a `401` carrying `WWW-Authenticate` never
-    /// completes its task when the session has no delegate, and `performDefaultHandling` hangs
-    /// the same way. Here the challenge is rejected and its `failureResponse` kept, so the caller
-    /// gets the 401 response (its headers; FoundationNetworking discards the body) instead of
-    /// waiting forever.
-    final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        // @unchecked: the only state is the Mutex below; NSObject itself is not Sendable.
-        private let challengedResponses = Mutex<[Int: HTTPURLResponse]>([:])
+    /// Receives every task's events and hands them to the task's ``Exchange``.
+    ///
+    /// - Redirects are never followed here: the 3xx becomes the task's response, and
+    ///   ``followingRedirects(_:)`` above the engine decides.
+    /// - Bodies are counted as they arrive; past ``Policies/maximumResponseBytes`` the task is
+    ///   cancelled and what it kept is dropped. A declared `Content-Length` over the limit (for a
+    ///   body without content coding) or a header block over ``Policies/maximumHeaderBytes`` is
+    ///   refused at the response, before any of the body is read.
+    /// - A `401` carrying `WWW-Authenticate` never completes its task in FoundationNetworking
+    ///   when the challenge is handled by default; here the challenge is rejected and its
+    ///   `failureResponse` kept, so the caller gets the 401 response (its headers;
+    ///   FoundationNetworking discards the body) instead of waiting forever.
+    final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: the only state is behind the Mutex below; NSObject itself is not Sendable.
+        private let exchanges = Mutex<[Int: Entry]>([:])
+        private let maximumResponseBytes: Int
+        private let maximumHeaderBytes: Int
+
+        private struct Entry {
+            var exchange: Exchange
+            var challenged: HTTPURLResponse?
+        }
+
+        init(limits: Policies) {
+            maximumResponseBytes = max(0, limits.maximumResponseBytes)
+            maximumHeaderBytes = max(0, limits.maximumHeaderBytes)
+        }
+
+        func register(_ exchange: Exchange, for task: URLSessionTask) {
+            exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange) }
+        }
+
+        private func exchange(for task: URLSessionTask) -> Exchange? {
+            exchanges.withLock { $0[task.taskIdentifier]?.exchange }
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            dataTask: URLSessionDataTask,
+            didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            // FoundationNetworking pauses the transfer until this handler is called, so a refusal
+            // here costs none of the body.
+            if let http = response as? HTTPURLResponse, let refusal = refusal(of: http),
+               let exchange = exchange(for: dataTask) {
+                _ = exchange.stop(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
+                completionHandler(.cancel)
+                return
+            }
+            completionHandler(.allow)
+        }
+
+        private func refusal(of response: HTTPURLResponse) -> (code: URLError.Code, message: String)? {
+            var headerBytes = 0
+            var encoded = false
+            for (key, value) in response.allHeaderFields {
+                guard let name = key as? String, let value = value as? String else { continue }
+                headerBytes += name.utf8.count + value.utf8.count + 4
+                if name.caseInsensitiveCompare("Content-Encoding") == .orderedSame, value.lowercased() != "identity" {
+                    encoded = true
+                }
+            }
+            if headerBytes > maximumHeaderBytes {
+                return (.dataLengthExceedsMaximum, "the response headers exceed the limit of \(maximumHeaderBytes) bytes (Policies.maximumHeaderBytes)")
+            }
+            if !encoded, response.expectedContentLength > Int64(maximumResponseBytes) {
+                return (
+                    .dataLengthExceedsMaximum,
+                    "the declared body of \(response.expectedContentLength) bytes exceeds the limit of \(maximumResponseBytes) bytes (Policies.maximumResponseBytes)"
+                )
+            }
+            return nil
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            exchange(for: dataTask)?.append(data, limit: maximumResponseBytes)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            guard let entry = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            entry.exchange.complete(data: nil, response: task.response, error: error, challenged: entry.challenged)
+        }
 
         func urlSession(
             _ session: URLSession,
@@ -24,16 +109,11 @@ extension URLSessionTransport {
             // default handling (certificate validation).
             if let response = challenge.failureResponse as? HTTPURLResponse,
                response.statusCode == 401 || response.statusCode == 407 {
-                challengedResponses.withLock { $0[task.taskIdentifier] = response }
+                exchanges.withLock { $0[task.taskIdentifier]?.challenged = response }
                 completionHandler(.rejectProtectionSpace, nil)
             } else {
                 completionHandler(.performDefaultHandling, nil)
             }
-        }
-
-        /// The 401/407 response whose challenge ended `taskIdentifier`, removed once read.
-        func takeChallengedResponse(for taskIdentifier: Int) -> HTTPURLResponse? {
-            challengedResponses.withLock { $0.removeValue(forKey: taskIdentifier) }
         }
     }
 }

@@ -6,76 +6,98 @@ import Synchronization
 
 /// The ``Networking`` transport backed by `URLSession` (FoundationNetworking on Linux).
 ///
-/// The session is configured explicitly so that results depend only on the request and the
-/// server, never on state left by earlier requests: no URL cache and, unless asked for, no
-/// cookie storage. That is also what lets its answers be compared with `CurlTransport`'s.
+/// Its ``engine`` runs one data task per exchange and lets FoundationNetworking follow no
+/// redirect; redirects, the total deadline, response validation and error descriptions are the
+/// shared ``Policies`` layers over it, the same ones `CurlTransport` uses. The session is
+/// configured so that results depend only on the request and the server, never on state left
+/// by earlier requests: no URL cache and, unless asked for, no cookie storage. That is also what
+/// lets its answers be compared with `CurlTransport`'s.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
-/// let client = APIClient(baseURL: baseURL, networking: transport.networking)
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: transport.networking)
 /// ```
 public struct URLSessionTransport: Sendable {
     /// The session requests are sent with.
     public let session: URLSession
+    /// The settings this transport was created with.
+    public let configuration: Configuration
 
     /// Creates a transport with a session built from `configuration`.
-    ///
-    /// The session's delegate repairs a FoundationNetworking defect that would otherwise hang a
-    /// request answered with a `401` challenge.
     public init(configuration: Configuration = Configuration()) {
-        let delegate = SessionDelegate()
+        let delegate = SessionDelegate(limits: configuration.policies)
         self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: nil)
         self.delegate = delegate
+        self.configuration = configuration
+        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: delegate))
     }
 
-    /// Wraps an existing session as it is, caches, cookies and delegate included.
+    /// Wraps an existing session as it is, caches, cookies and delegate included, with the
+    /// default ``Policies`` layers over it.
     ///
-    /// - Warning: On Linux, a session without Courier's delegate never completes a request
-    ///   answered with `401` and `WWW-Authenticate` unless its own delegate handles the challenge.
+    /// - Warning: Such a session follows redirects itself, before the policy layers see them,
+    ///   and its bodies are not bounded by ``Policies/maximumResponseBytes``. On Linux it never
+    ///   completes a request answered with `401` and `WWW-Authenticate` unless its own delegate
+    ///   handles the challenge.
     public init(session: URLSession) {
         self.session = session
         self.delegate = nil
+        configuration = Configuration()
+        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil))
     }
 
     private let delegate: SessionDelegate?
+    private let layered: Networking
 
-    /// Sends `request` and returns the body and response; any HTTP status is a response.
+    /// Sends `request` through the policy layers and returns the body and response; any HTTP
+    /// status is a response.
     ///
     /// - Throws: ``RequestError`` for a request with a malformed method or header (nothing is
-    ///   sent); `URLError` for failures on the wire, `URLError(.cancelled)` when the calling task
-    ///   is cancelled.
+    ///   sent); `URLError` for failures on the wire, with a readable description;
+    ///   `URLError(.cancelled)` when the calling task is cancelled.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try request.validateForSending()
-        return try await session.courierData(for: request, delegate: delegate)
+        try await layered(request)
     }
 
-    /// This transport as a ``Networking`` value.
-    public var networking: Networking {
-        { request in try await data(for: request) }
+    /// This transport as a ``Networking`` value: the engine with the configuration's
+    /// ``Policies`` layers over it.
+    public var networking: Networking { layered }
+
+    /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
+    /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
+    /// it with ``layered(_:_:)`` or ``Policies/apply(to:)``.
+    public var engine: Networking { Self.engine(session: session, delegate: delegate) }
+
+    private static func engine(session: URLSession, delegate: SessionDelegate?) -> Networking {
+        { request in
+            try request.validateForSending()
+            // FoundationNetworking would still speak FTP or FILE through libcurl.
+            if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+                throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
+            }
+            return try await session.courierExchange(for: request, delegate: delegate)
+        }
     }
 }
 
 extension URLSession {
-    /// `data(for:)` as a ``Networking`` value, with Courier's request validation in front.
+    /// `data(for:)` as a ``Networking`` value, with Courier's request validation in front and
+    /// the default ``Policies`` layers over it.
     ///
     /// An unapplied `session.data(for:)` does not convert to ``Networking`` on Linux, where the
     /// method has a defaulted `delegate:` parameter; use this property instead.
     public var networking: Networking {
-        { request in
-            try request.validateForSending()
-            return try await self.courierData(for: request, delegate: self.delegate as? URLSessionTransport.SessionDelegate)
-        }
+        URLSessionTransport(session: self).networking
     }
 
-    /// A data task bridged to async/await with cancellation that reaches the task.
+    /// One task, bridged to async/await with cancellation that reaches the task.
     ///
     /// FoundationNetworking's own `data(for:)` has differed across releases in how (and whether)
     /// Task cancellation stops the transfer; owning the bridge makes it `URLError(.cancelled)`
-    /// promptly on every platform.
-    func courierData(
-        for request: URLRequest,
-        delegate: URLSessionTransport.SessionDelegate?
-    ) async throws -> (Data, URLResponse) {
+    /// promptly on every platform. With Courier's delegate the task's bytes go through it, so
+    /// the body is bounded and redirects are left to the layers; without it, a completion
+    /// handler collects the body.
+    func courierExchange(for request: URLRequest, delegate: URLSessionTransport.SessionDelegate?) async throws -> (Data, URLResponse) {
         var request = request
         if request.timeoutInterval == 0 {
             request.timeoutInterval = configuration.timeoutIntervalForRequest
@@ -83,46 +105,22 @@ extension URLSession {
         if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
             request.timeoutInterval = URLRequest.maximumTimeoutInterval
         }
-        let state = Mutex<TaskState>(.notStarted)
+        let exchange = URLSessionTransport.Exchange(request: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = dataTask(with: request) { data, response, error in
-                    let challenged = state.withLock { state -> HTTPURLResponse? in
-                        guard case .running(let task) = state else { return nil }
-                        return delegate?.takeChallengedResponse(for: task.taskIdentifier)
-                    }
-                    if let challenged {
-                        continuation.resume(returning: (data ?? Data(), challenged))
-                    } else if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
+                let task: URLSessionDataTask
+                if let delegate {
+                    task = dataTask(with: request)
+                    delegate.register(exchange, for: task)
+                } else {
+                    task = dataTask(with: request) { data, response, error in
+                        exchange.complete(data: data, response: response, error: error, challenged: nil)
                     }
                 }
-                let cancelled = state.withLock { state in
-                    if case .cancelled = state { return true }
-                    state = .running(task)
-                    return false
-                }
-                if cancelled { task.cancel() }
-                task.resume()
+                exchange.start(task, continuation: continuation)
             }
         } onCancel: {
-            let task = state.withLock { state -> URLSessionDataTask? in
-                defer { state = .cancelled }
-                if case .running(let task) = state { return task }
-                return nil
-            }
-            task?.cancel()
+            exchange.cancel()
         }
     }
-}
-
-/// What the cancellation handler may find: it can run before, during or after task creation.
-private enum TaskState {
-    case notStarted
-    case running(URLSessionDataTask)
-    case cancelled
 }

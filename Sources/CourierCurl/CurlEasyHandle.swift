@@ -81,8 +81,6 @@ final class CurlEasyHandle {
         try Curl.set(easy, .httpHeader, list: transfer.headerList.pointer)
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
-        // 0 = no limit.
-        try Curl.set(easy, .timeoutMilliseconds, plan.totalTimeoutMilliseconds ?? 0)
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         try Curl.set(easy, .privateData, pointer: context)

@@ -18,7 +18,13 @@ extension CurlError {
         // reporting ECONNREFUSED, so an empty reply on a later transfer came out as
         // .cannotConnectToHost. The errno is only trusted for a failed connect.
         switch curlCode {
-        case Curl.Code.unsupportedProtocol: return .unsupportedURL
+        // The engine sends only http and https URLs, so libcurl reports this code for a reply
+        // that is not HTTP: an SSH banner, an HTTP/0.9 body or a status line with a bad version.
+        // URLSession says .unsupportedURL, which sends a reader to look at the URL instead.
+        case Curl.Code.unsupportedProtocol: return .badServerResponse
+        // libcurl 7.x reports a header line past its 100 KiB limit (CURL_MAX_HTTP_HEADER) as
+        // out of memory; an allocation that really failed is rarer than a hostile server.
+        case Curl.Code.outOfMemory: return .dataLengthExceedsMaximum
         case Curl.Code.urlMalformat: return .badURL
         case Curl.Code.couldntResolveHost, Curl.Code.couldntResolveProxy: return .cannotFindHost
         case Curl.Code.couldntConnect: return osErrno == ETIMEDOUT ? .timedOut : .cannotConnectToHost
@@ -48,6 +54,15 @@ extension CurlError {
         case Curl.Code.abortedByCallback: return .cancelled
         case Curl.Code.sendFailRewind: return .requestBodyStreamExhausted
         default: return .unknown
+        }
+    }
+
+    /// libcurl's words for a failure, with what they leave out where they mislead.
+    static func message(forCode code: Int, libcurlSaid text: String) -> String {
+        switch code {
+        case Curl.Code.outOfMemory: "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
+        case Curl.Code.unsupportedProtocol: "the reply is not HTTP/1.x or later; libcurl said: \(text)"
+        default: text
         }
     }
 

@@ -287,7 +287,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             let osErrno = Curl.osErrno(easy)
             let error = CurlError(
                 kind: .transfer, curlCode: code,
-                message: entry.handle.errorMessage ?? Curl.message(forCode: code)
+                message: CurlError.message(forCode: code, libcurlSaid: entry.handle.errorMessage ?? Curl.message(forCode: code))
             )
             let urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: osErrno)
             outcome = .failure(error.urlError(code: urlCode, url: entry.transfer.plan.url))

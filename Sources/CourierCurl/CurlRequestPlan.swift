@@ -37,8 +37,6 @@ struct CurlRequestPlan: Sendable, Equatable {
     /// over the last five seconds: a server stalling after a burst went unnoticed for ~6 s.
     var idleTimeoutSeconds: Int
     var connectTimeoutMilliseconds: Int
-    /// What is left of ``CurlTransport/Configuration/totalDeadline``; nil for no limit.
-    var totalTimeoutMilliseconds: Int?
 }
 
 extension CurlRequestPlan {
@@ -53,10 +51,7 @@ extension CurlRequestPlan {
 
     /// Builds the plan for `request`, which has passed `validateForSending()` and has an
     /// http or https URL.
-    init(
-        request: URLRequest, url: URL, configuration: CurlTransport.Configuration,
-        remainingDeadline: TimeInterval?
-    ) {
+    init(request: URLRequest, url: URL, configuration: CurlTransport.Configuration) {
         let method = request.httpMethod ?? "GET"
         let body = request.httpBody ?? Data()
         let stream = request.httpBodyStream.map(CurlBodyStream.init)
@@ -87,7 +82,6 @@ extension CurlRequestPlan {
         idleTimeoutSeconds = (idleMilliseconds + 999) / 1000
         let connect = configuration.connectTimeout > 0 ? min(configuration.connectTimeout, interval) : interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
-        totalTimeoutMilliseconds = remainingDeadline.map(Self.milliseconds)
     }
 
     /// The request's `Content-Length` when it is a plain decimal number.
@@ -99,7 +93,7 @@ extension CurlRequestPlan {
     }
 
     /// `seconds` in whole milliseconds for libcurl, within `1...Int32.max`: libcurl reads 0 as
-    /// "no timeout", so a spent deadline becomes 1 ms, and NaN becomes the longest timeout.
+    /// "no timeout", so anything shorter becomes 1 ms, and NaN becomes the longest timeout.
     private static func milliseconds(_ seconds: TimeInterval) -> Int {
         guard !seconds.isNaN else { return Int(Int32.max) }
         return Int((seconds * 1000).rounded(.up).clamped(to: 1...Double(Int32.max)))

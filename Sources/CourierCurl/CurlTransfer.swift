@@ -53,8 +53,6 @@ final class CurlTransfer: @unchecked Sendable {
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
     private var lastActivity = ContinuousClock.now
-    /// When the rest of ``CurlTransport/Configuration/totalDeadline`` runs out; nil for none.
-    private var deadline: ContinuousClock.Instant?
     /// Whether libcurl has called the progress callback yet: it does not while the transfer
     /// waits in its queue for a free connection.
     private var hasProgressed = false
@@ -70,8 +68,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.plan = plan
         self.headerList = headerList
         self.bodyPool = bodyPool
-        maximumResponseBytes = max(0, configuration.maximumResponseBytes)
-        maximumHeaderBytes = max(0, configuration.maximumHeaderBytes)
+        maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
+        maximumHeaderBytes = max(0, configuration.policies.maximumHeaderBytes)
         maximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
     }
 
@@ -127,7 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard headerByteCount <= maximumHeaderBytes else {
             exceededLimit = CurlError(
                 kind: .headersTooLarge, curlCode: 0,
-                message: "response headers exceed \(maximumHeaderBytes) bytes"
+                message: "the response headers exceed the limit of \(maximumHeaderBytes) bytes (Policies.maximumHeaderBytes)"
             )
             return 0
         }
@@ -148,11 +146,10 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = now
         bytesMoved = 0
         hasProgressed = false
-        deadline = plan.totalTimeoutMilliseconds.map { now + .milliseconds($0) }
     }
 
     /// The timeout this transfer has run past, if any: ``CurlRequestPlan/idleTimeout`` without
-    /// a byte in either direction, or the total deadline. The progress callback asks, and so
+    /// a byte in either direction. The total deadline is a shared layer above the engine. The progress callback asks, and so
     /// does the event loop, a few times a second, for every transfer.
     ///
     /// libcurl 7.88 neither calls the progress callback nor checks `CURLOPT_TIMEOUT_MS` for a
@@ -160,17 +157,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// for a free connection however long that took, then failed at once. URLSession's timeout
     /// runs while a task waits for a connection, and so does this one.
     func overdueError(at now: ContinuousClock.Instant) -> CurlError? {
-        if let deadline, now >= deadline {
-            return CurlError(
-                kind: .transfer, curlCode: Curl.Code.operationTimedOut,
-                message: "the transport's total deadline passed before the response was complete"
-            )
-        }
         guard now - lastActivity > plan.idleTimeout else { return nil }
         let waiting = hasProgressed ? "" : ", waiting for a connection (at most \(maximumConnectionsPerHost) per host)"
         return CurlError(
             kind: .transfer, curlCode: Curl.Code.operationTimedOut,
-            message: "no data received or sent for \(plan.idleTimeout)\(waiting)"
+            message: "no data received or sent for \(plan.idleTimeout.formattedSeconds)\(waiting)"
         )
     }
 
@@ -253,7 +244,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard received + bytes.count <= maximumResponseBytes else {
             exceededLimit = CurlError(
                 kind: .responseTooLarge, curlCode: 0,
-                message: "decoded response body exceeds \(maximumResponseBytes) bytes"
+                message: "the decoded body exceeds the limit of \(maximumResponseBytes) bytes (Policies.maximumResponseBytes)"
             )
             return 0
         }

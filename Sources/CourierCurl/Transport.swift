@@ -51,13 +51,26 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// Creates a new transport of this kind and returns it as a ``Courier/Networking`` value,
     /// which keeps the transport alive.
+    ///
+    /// - Parameters:
+    ///   - policies: The shared policies, the same whichever transport this is; when given,
+    ///     they replace the `policies` of both configurations.
+    ///   - urlSession: Settings used when this is ``urlSession``.
+    ///   - curl: Settings used when this is ``curl``.
     public func makeNetworking(
+        policies: Policies? = nil,
         urlSession: URLSessionTransport.Configuration = .init(),
         curl: CurlTransport.Configuration = .init()
     ) throws -> Networking {
         switch self {
-        case .urlSession: URLSessionTransport(configuration: urlSession).networking
-        case .curl: try CurlTransport(configuration: curl).networking
+        case .urlSession:
+            var configuration = urlSession
+            if let policies { configuration.policies = policies }
+            return URLSessionTransport(configuration: configuration).networking
+        case .curl:
+            var configuration = curl
+            if let policies { configuration.policies = policies }
+            return try CurlTransport(configuration: configuration).networking
         }
     }
 

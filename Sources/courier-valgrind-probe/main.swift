@@ -187,8 +187,8 @@ func run() async throws -> Tally {
     let truncated = await send(transport, get(server.url("/truncate/2000")))
     tally.expect(isURLError(truncated, .networkConnectionLost), "truncate: \(describe(truncated))")
     var small = CurlTransport.Configuration()
-    small.maximumResponseBytes = 1000
-    small.maximumHeaderBytes = 2000
+    small.policies.maximumResponseBytes = 1000
+    small.policies.maximumHeaderBytes = 2000
     let limited = try CurlTransport(configuration: small)
     let tooLarge = await send(limited, get(server.url("/stream-bytes/5000?chunk_size=100")))
     tally.expect(isURLError(tooLarge, .dataLengthExceedsMaximum), "size limit: \(describe(tooLarge))")

@@ -58,7 +58,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "Give up after this many seconds in total.")
     var timeout: Double?
 
-    @Option(help: "The most redirects followed; 0 prints the redirect itself (curl only: URLSession on Linux follows redirects up to its own limit and cannot be told otherwise, so this option with urlsession is a usage error).")
+    @Option(help: "The most redirects followed; 0 prints the redirect itself.")
     var maxRedirects: Int?
 
     @Flag(help: "Exit 22 without writing the body when the status is 400 or above.")
@@ -70,10 +70,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
         // Resolved here so a bad COURIER_TRANSPORT is a usage error (64), not a request failure.
-        let transport = try resolvedTransport()
-        if maxRedirects != nil, transport != .curl {
-            throw ValidationError("--max-redirects needs --transport curl: URLSession follows redirects up to its own limit and has no setting for it")
-        }
+        _ = try resolvedTransport()
         for header in headers { _ = try HeaderArgument(header) }
     }
 
@@ -148,16 +145,20 @@ struct RequestCommand: AsyncParsableCommand {
         try transport ?? Transport.fromEnvironment()
     }
 
+    private var policies: Policies {
+        var policies = Policies()
+        if let timeout { policies.totalDeadline = timeout }
+        if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
+        return policies
+    }
+
     private var urlSessionConfiguration: URLSessionTransport.Configuration {
-        var configuration = URLSessionTransport.Configuration()
-        if let timeout { configuration.timeoutIntervalForResource = timeout }
-        return configuration
+        URLSessionTransport.Configuration(policies: policies)
     }
 
     private var curlConfiguration: CurlTransport.Configuration {
         var configuration = CurlTransport.Configuration()
-        if let timeout { configuration.totalDeadline = timeout }
-        if let maxRedirects { configuration.maximumRedirects = maxRedirects }
+        configuration.policies = policies
         return configuration
     }
 

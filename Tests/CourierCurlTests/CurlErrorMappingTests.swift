@@ -55,13 +55,18 @@ import Testing
         }
     }
 
-    @Test func totalDeadlineIsOperationTimedOut() async throws {
+    @Test func totalDeadlineIsTimedOutAndSaysWhichLimit() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.totalDeadline = 0.5
+        configuration.policies.totalDeadline = 0.5
         try await withCurlTransport(configuration) { server, transport in
-            let result = await failure(transport, request(server.url("/never")))
-            #expect(result?.0 == .timedOut)
-            #expect(result?.1?.curlCode == Curl.Code.operationTimedOut)
+            let url = server.url("/never")
+            await #expect {
+                _ = try await transport.data(for: request(url))
+            } throws: { error in
+                guard let error = error as? URLError else { return false }
+                return error.code == .timedOut
+                    && error.localizedDescription == "timed out: the total deadline of 0.5 s passed before the response was complete (GET \(url.absoluteString))"
+            }
         }
     }
 
@@ -93,8 +98,8 @@ import Testing
     @Test(arguments: ["/infinite", "/gzip-bomb/64", "/many-headers/2000"])
     func sizeLimits(path: String) async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumResponseBytes = 1 << 20
-        configuration.maximumHeaderBytes = 16 << 10
+        configuration.policies.maximumResponseBytes = 1 << 20
+        configuration.policies.maximumHeaderBytes = 16 << 10
         try await withCurlTransport(configuration) { server, transport in
             let result = await failure(transport, request(server.url(path)))
             #expect(result?.0 == .dataLengthExceedsMaximum)
@@ -107,12 +112,13 @@ import Testing
 
     @Test func unsupportedProtocol() async throws {
         // CurlTransport refuses other schemes before libcurl sees them, as URLSession does, so
-        // CURLE_UNSUPPORTED_PROTOCOL cannot occur on loopback; both paths give .unsupportedURL.
+        // libcurl's CURLE_UNSUPPORTED_PROTOCOL can only be about the reply: a server that does
+        // not speak HTTP.
         try await withCurlTransport { _, transport in
             let result = await failure(transport, request(URL(string: "ftp://127.0.0.1:1/")!))
             #expect(result?.0 == .unsupportedURL)
         }
-        #expect(CurlError.urlErrorCode(curlCode: Curl.Code.unsupportedProtocol, osErrno: 0) == .unsupportedURL)
+        #expect(CurlError.urlErrorCode(curlCode: Curl.Code.unsupportedProtocol, osErrno: 0) == .badServerResponse)
     }
 
     /// Rows that need TLS, a proxy, HTTP/2 or HTTP/3, a request body stream or a failing
@@ -142,7 +148,7 @@ import Testing
         (Curl.Code.sslClientCert, .clientCertificateRequired),
         (Curl.Code.abortedByCallback, .cancelled),
         (Curl.Code.sendFailRewind, .requestBodyStreamExhausted),
-        (Curl.Code.outOfMemory, .unknown),
+        (Curl.Code.outOfMemory, .dataLengthExceedsMaximum),
     ])
     func rowsThatCannotBeProvokedOnLoopback(curlCode: Int, urlCode: URLError.Code) {
         #expect(CurlError.urlErrorCode(curlCode: curlCode, osErrno: 0) == urlCode)

@@ -53,7 +53,7 @@ struct CurlResponseTests {
 
     @Test func theTransportAnswersWithTheSameExchangeBothWays() async throws {
         try await withCurlTransport { server, transport in
-            let target = server.url("/redirect-to?url=/response-headers%3FX-Multi%3Da%26X-Multi%3Db")
+            let target = server.url("/response-headers?X-Multi=a&X-Multi=b")
             let light = try await transport.response(for: request(target))
             let (data, full) = try await transport.http(request(target))
             #expect(light.statusCode == 200)
@@ -66,6 +66,16 @@ struct CurlResponseTests {
             await #expect(throws: URLError.self) {
                 _ = try await transport.response(for: request(server.url("/close")))
             }
+        }
+    }
+
+    @Test func responseForIsOneExchangeAndReturnsTheRedirect() async throws {
+        try await withCurlTransport { server, transport in
+            let target = server.url("/redirect-to?url=/get")
+            let light = try await transport.response(for: request(target))
+            #expect(light.statusCode == 302)
+            #expect(light.url == target)
+            #expect(light.value(forHTTPHeaderField: "Location") == "/get")
         }
     }
 }

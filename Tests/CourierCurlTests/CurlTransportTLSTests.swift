@@ -167,7 +167,7 @@ struct CurlTransportTLSTests {
             do {
                 let target = plain.url("/get")
                 var configuration = trusting(files)
-                configuration.allowsInsecureRedirects = true
+                configuration.policies.redirects.allowsInsecureRedirects = true
                 try await withTransport(configuration) { transport in
                     let (_, response) = try await transport.http(request(server.url("/redirect-to?url=\(queryValue(target.absoluteString))")))
                     #expect(response.statusCode == 200)

@@ -201,7 +201,7 @@ struct CurlTransportTests {
 
     @Test func redirectLimitEndsInTooManyRedirects() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumRedirects = 2
+        configuration.policies.redirects.maximumRedirects = 2
         try await withCurlTransport(configuration) { server, transport in
             let (_, twoHops) = try await transport.http(request(server.url("/redirect/2")))
             #expect(twoHops.statusCode == 200)
@@ -212,7 +212,7 @@ struct CurlTransportTests {
 
     @Test func aRedirectLimitOfZeroReturnsTheRedirectItself() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumRedirects = 0
+        configuration.policies.redirects.maximumRedirects = 0
         try await withCurlTransport(configuration) { server, transport in
             let (_, response) = try await transport.http(request(server.url("/redirect/1")))
             #expect(response.statusCode == 302)
@@ -273,7 +273,7 @@ struct CurlTransportTests {
 
     @Test func totalDeadlineIsTimedOut() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.totalDeadline = 0.5
+        configuration.policies.totalDeadline = 0.5
         try await withCurlTransport(configuration) { server, transport in
             let code = await urlErrorCode { _ = try await transport.data(for: request(server.url("/delay/3"))) }
             #expect(code == .timedOut)
@@ -327,7 +327,7 @@ struct CurlTransportTests {
 
     @Test func responseSizeLimitCountsDecodedBytes() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumResponseBytes = 100
+        configuration.policies.maximumResponseBytes = 100
         try await withCurlTransport(configuration) { server, transport in
             for path in ["/bytes/1000", "/stream-bytes/1000", "/gzip"] {
                 do {
@@ -345,7 +345,7 @@ struct CurlTransportTests {
 
     @Test func headerSizeLimitStopsTheExchange() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumHeaderBytes = 300
+        configuration.policies.maximumHeaderBytes = 300
         try await withCurlTransport(configuration) { server, transport in
             let big = String(repeating: "v", count: 400)
             do {
@@ -454,7 +454,7 @@ struct CurlTransportHardeningTests {
 
     @Test func aSmallerHeaderCapStopsTwoThousandHeaders() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumHeaderBytes = 8 << 10
+        configuration.policies.maximumHeaderBytes = 8 << 10
         try await withCurlTransport(configuration) { server, transport in
             do {
                 _ = try await transport.data(for: request(server.url("/many-headers/2000")))
@@ -473,7 +473,7 @@ struct CurlTransportHardeningTests {
 
     @Test func aGzipBombStopsAtTheLimitInBoundedTime() async throws {
         var configuration = CurlTransport.Configuration()
-        configuration.maximumResponseBytes = 1 << 20
+        configuration.policies.maximumResponseBytes = 1 << 20
         try await withCurlTransport(configuration) { server, transport in
             // 64 MiB decoded: the write callback refuses the first chunk past 1 MiB, so neither
             // memory nor time grows with the bomb.

@@ -9,25 +9,13 @@ import Foundation
 extension TransportKind {
     /// The code for a server that closes the connection mid-body (fewer bytes than announced).
     ///
-    /// FoundationNetworking does not map libcurl's `CURLE_PARTIAL_FILE` and reports `.unknown`;
-    /// Darwin reports `.networkConnectionLost`.
-    var codeForTruncatedBody: URLError.Code {
-        switch self {
-        case .urlSession: .unknown
-        case .curl: .networkConnectionLost
-        }
-    }
+    /// FoundationNetworking reports `.unknown` with libcurl's message; the URLSession engine
+    /// reads the message and gives `.networkConnectionLost`, as CurlTransport and Darwin do.
+    var codeForTruncatedBody: URLError.Code { .networkConnectionLost }
 
-    /// Whether a 307/308 redirect of a request with a body re-sends that body.
-    ///
-    /// FoundationNetworking keeps the method but sends `Content-Length: 0` on the redirected
-    /// request, even when its redirect delegate hands back a request with the body.
-    var resendsBodyOn307And308: Bool {
-        switch self {
-        case .urlSession: false
-        case .curl: true
-        }
-    }
+    /// Whether a 307/308 redirect of a request with a body re-sends that body: on both, since
+    /// the shared redirect layer builds every hop and FoundationNetworking follows none itself.
+    var resendsBodyOn307And308: Bool { true }
 }
 
 extension TransportKind {
@@ -49,54 +37,23 @@ extension TransportKind {
 }
 
 extension TransportKind {
-    /// The code for a chunked body that never ends.
-    ///
-    /// CurlTransport stops it at `maximumResponseBytes` (`.dataLengthExceedsMaximum`).
-    /// URLSession has no size limit and FoundationNetworking ignores
-    /// `timeoutIntervalForResource` (set to 2 s, the request was still reading after 220 s,
-    /// memory growing), so only the caller can stop it: the test cancels after
-    /// ``cancelEndlessBodyAfter`` and gets `.cancelled`.
-    var codeForEndlessBody: URLError.Code {
-        switch self {
-        case .urlSession: .cancelled
-        case .curl: .dataLengthExceedsMaximum
-        }
-    }
+    /// The code for a chunked body that never ends: both engines stop it at
+    /// `Policies.maximumResponseBytes`.
+    var codeForEndlessBody: URLError.Code { .dataLengthExceedsMaximum }
 
-    /// When the endless-body test cancels its request: 0.5 s for URLSession, whose memory and
-    /// CPU use grow all the while; for CurlTransport, which must stop by itself, a safety net.
-    var cancelEndlessBodyAfter: Duration {
-        switch self {
-        case .urlSession: .milliseconds(500)
-        case .curl: .seconds(12)
-        }
-    }
+    /// When the endless-body test cancels its request: a safety net, since both must stop by
+    /// themselves.
+    var cancelEndlessBodyAfter: Duration { .seconds(12) }
 
-    /// The most decoded body bytes accepted, given the limit a test configured for
-    /// CurlTransport; nil when the transport has no limit.
-    ///
-    /// URLSession has no response size limit: it inflates a gzip bomb whole into memory.
-    func decodedBodyLimit(configured: Int) -> Int? {
-        switch self {
-        case .urlSession: nil
-        case .curl: configured
-        }
-    }
+    /// The most decoded body bytes accepted, given the limit a test configured.
+    func decodedBodyLimit(configured: Int) -> Int? { configured }
 }
 
 extension TransportKind {
     /// Whether the header `name`, set on a request by the caller, is still sent after a redirect
-    /// to another origin (scheme, host or port).
-    ///
-    /// CurlTransport drops `Authorization`, `Cookie`, `Proxy-Authorization` and the names in
-    /// `sensitiveHeaderNames` (the tests mark `X-Api-Key`) for the rest of the chain.
-    /// FoundationNetworking copies the original request's headers onto every hop.
-    func forwardsAcrossOrigins(_ name: String) -> Bool {
-        switch self {
-        case .urlSession: true
-        case .curl: false
-        }
-    }
+    /// to another origin (scheme, host or port): never, on both, since the shared redirect layer
+    /// drops `Authorization`, `Cookie`, `Proxy-Authorization` and the configured names.
+    func forwardsAcrossOrigins(_ name: String) -> Bool { false }
 
     enum FileRedirectAnswer: Equatable {
         /// The 302 itself is the response.
@@ -105,17 +62,9 @@ extension TransportKind {
         case requestsItsPathFromTheSameServer
     }
 
-    /// What a `Location: file:///etc/passwd` gives. Neither transport reads the file.
-    ///
-    /// CurlTransport hands back the 302, as Darwin's URLSession does for a scheme it will not
-    /// follow. FoundationNetworking keeps the scheme, host and port of the current URL and
-    /// takes only the path, so it asks the same server for `/etc/passwd` (a 404 here).
-    var answerToFileRedirect: FileRedirectAnswer {
-        switch self {
-        case .urlSession: .requestsItsPathFromTheSameServer
-        case .curl: .deliversTheRedirect
-        }
-    }
+    /// What a `Location: file:///etc/passwd` gives: the 302 itself on both, as Darwin's
+    /// URLSession does for a scheme it will not follow. Neither reads the file.
+    var answerToFileRedirect: FileRedirectAnswer { .deliversTheRedirect }
 }
 
 extension TransportKind {

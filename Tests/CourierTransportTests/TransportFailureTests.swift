@@ -128,11 +128,12 @@ import Testing
     @Test(arguments: TransportKind.configured, [.infinity, .nan] as [TimeInterval])
     func transportTimeoutsBeyondTheLongestMeanNoLimit(_ transport: TransportKind, interval: TimeInterval) async throws {
         var curl = CurlTransport.Configuration()
-        curl.totalDeadline = interval
         curl.connectTimeout = interval
+        var policies = Policies()
+        policies.totalDeadline = interval
         let urlSession = URLSessionTransport.Configuration(timeoutIntervalForRequest: interval, timeoutIntervalForResource: interval)
         let server = try sharedServer()
-        let (_, response) = try await transport.withIsolatedTransport(curl: curl, urlSession: urlSession) { networking in
+        let (_, response) = try await transport.withIsolatedTransport(policies: policies, curl: curl, urlSession: urlSession) { networking in
             try await networking(URLRequest(url: server.url("/get")))
         }
         #expect((response as? HTTPURLResponse)?.statusCode == 200)

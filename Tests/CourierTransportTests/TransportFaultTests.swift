@@ -29,10 +29,10 @@ import Testing
     @Test(arguments: TransportKind.configured)
     func aBodyWithoutEndIsStoppedInBoundedTime(_ transport: TransportKind) async throws {
         let server = try sharedServer()
-        var curl = CurlTransport.Configuration()
-        curl.maximumResponseBytes = 8 << 20
+        var policies = Policies()
+        policies.maximumResponseBytes = 8 << 20
         let started = ContinuousClock.now
-        let code = try await transport.withIsolatedTransport(curl: curl) { networking in
+        let code = try await transport.withIsolatedTransport(policies: policies) { networking in
             let request = Task { try await urlErrorCode(of: networking, URLRequest(url: server.url("/infinite"))) }
             // The caller's own bound (see codeForEndlessBody); for CurlTransport only a safety net.
             let watchdog = Task {
@@ -49,9 +49,9 @@ import Testing
     @Test(arguments: TransportKind.configured)
     func aGzipBombIsStoppedByTheDecodedSizeLimit(_ transport: TransportKind) async throws {
         let server = try sharedServer()
-        var curl = CurlTransport.Configuration()
-        curl.maximumResponseBytes = 16 << 20
-        let result = try await transport.withIsolatedTransport(curl: curl) { networking in
+        var policies = Policies()
+        policies.maximumResponseBytes = 16 << 20
+        let result = try await transport.withIsolatedTransport(policies: policies) { networking in
             await Result { try await networking(URLRequest(url: server.url("/gzip-bomb/64"))) }
         }
         switch (transport.decodedBodyLimit(configured: 16 << 20), result) {

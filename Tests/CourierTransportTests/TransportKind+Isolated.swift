@@ -11,11 +11,17 @@ extension TransportKind {
     /// would disturb. The transport is shut down (curl) or invalidated with its tasks cancelled
     /// (URLSession) afterwards, so a test that leaves requests hanging on purpose leaves nothing
     /// behind.
+    /// `policies` replace the configurations' own, so a test states a policy once for both.
     func withIsolatedTransport<T>(
+        policies: Policies = .init(),
         curl: CurlTransport.Configuration = .init(),
         urlSession: URLSessionTransport.Configuration = .init(),
         _ body: (@escaping Networking) async throws -> T
     ) async throws -> T {
+        var curl = curl
+        curl.policies = policies
+        var urlSession = urlSession
+        urlSession.policies = policies
         switch self {
         case .urlSession:
             let transport = URLSessionTransport(configuration: urlSession)

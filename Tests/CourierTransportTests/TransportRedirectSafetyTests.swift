@@ -17,10 +17,10 @@ import Testing
         "X-Api-Key": "key",
     ]
 
-    private static var curlMarkingXApiKey: CurlTransport.Configuration {
-        var configuration = CurlTransport.Configuration()
-        configuration.sensitiveHeaderNames = ["X-Api-Key"]
-        return configuration
+    private static var markingXApiKey: Policies {
+        var policies = Policies()
+        policies.redirects.sensitiveHeaderNames = ["X-Api-Key"]
+        return policies
     }
 
     private static func redirect(from server: TestServer, to url: URL) -> URL {
@@ -40,7 +40,7 @@ import Testing
         let hop1 = Self.redirect(from: first, to: hop2)
         var request = URLRequest(url: hop1)
         request.allHTTPHeaderFields = Self.sensitive.merging(["X-Keep": "kept"]) { $1 }
-        let (data, response) = try await transport.withIsolatedTransport(curl: Self.curlMarkingXApiKey) { networking in
+        let (data, response) = try await transport.withIsolatedTransport(policies: Self.markingXApiKey) { networking in
             try await networking(request)
         }
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -63,7 +63,7 @@ import Testing
         let server = try await TestServer.start()
         var request = URLRequest(url: server.url("/redirect/2"))
         request.allHTTPHeaderFields = Self.sensitive
-        let (data, _) = try await transport.withIsolatedTransport(curl: Self.curlMarkingXApiKey) { networking in
+        let (data, _) = try await transport.withIsolatedTransport(policies: Self.markingXApiKey) { networking in
             try await networking(request)
         }
         let last = try echo(data)

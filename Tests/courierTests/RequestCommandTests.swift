@@ -176,20 +176,21 @@ import Testing
         #expect(received.body == Data(#"{"a":1}"#.utf8))
     }
 
-    @Test func maxRedirectsLimitsCurlAndIsRefusedForURLSession() async throws {
+    @Test(arguments: ["curl", "urlsession"])
+    func maxRedirectsLimitsBothTransports(_ transport: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
         let url = server.url("/redirect/3").absoluteString
-        let limited = try await CourierToolProcess.run(["request", "--transport", "curl", "--max-redirects", "1", url])
+        let limited = try await CourierToolProcess.run(["request", "--transport", transport, "--max-redirects", "1", url])
         #expect(limited.status == 1)
-        #expect(limited.stderrText.contains("URLError -1007"), "\(limited.stderrText)")
+        #expect(limited.stderrText.contains("too many redirects: stopped after 1 redirects (the limit)"), "\(limited.stderrText)")
 
-        let enough = try await CourierToolProcess.run(["request", "--transport", "curl", "--max-redirects", "3", url])
+        let enough = try await CourierToolProcess.run(["request", "--transport", transport, "--max-redirects", "3", url])
         #expect(enough.status == 0, "\(enough.stderrText)")
 
-        let urlSession = try await CourierToolProcess.run(["request", "--transport", "urlsession", "--max-redirects", "1", url])
-        #expect(urlSession.status == 64)
-        #expect(urlSession.stderrText.contains("--max-redirects needs --transport curl"))
+        let none = try await CourierToolProcess.run(["request", "--transport", transport, "--max-redirects", "0", "-i", url])
+        #expect(none.status == 0, "\(none.stderrText)")
+        #expect(none.stdoutText.hasPrefix("HTTP/1.1 302"), "\(none.stdoutText)")
     }
 }
 

@@ -1,0 +1,55 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Everything about an exchange that is policy rather than wire: one vocabulary for both
+/// transports, so a configuration means the same whichever engine sends the requests.
+///
+/// A transport's `networking` is its engine with ``layers`` over it. The limits are enforced by
+/// each engine while it receives, since only the engine sees the bytes before they are kept;
+/// the rest are ``NetworkingLayer`` values a caller can also stack by hand:
+///
+/// ```swift
+/// var policies = Policies()
+/// policies.totalDeadline = 30
+/// policies.redirects.maximumRedirects = 5
+/// let networking = policies.apply(to: transport.engine)
+/// ```
+public struct Policies: Sendable, Equatable {
+    /// Which redirects are followed and how (see ``RedirectPolicy``).
+    public var redirects = RedirectPolicy()
+
+    /// How long one call may take in total, redirects included, in seconds; `nil` (the default)
+    /// for no limit. See ``totalDeadline(_:)``.
+    public var totalDeadline: TimeInterval? = nil
+
+    /// The most body bytes accepted for one response, counted after gzip/deflate/br/zstd
+    /// decoding so that a decompression bomb is stopped too. Beyond it the request fails with
+    /// `URLError(.dataLengthExceedsMaximum)`. Default 64 MiB. Enforced by the engine.
+    public var maximumResponseBytes: Int = 64 << 20
+
+    /// The most bytes of response headers (status line included, every interim response
+    /// counted) accepted for one exchange; beyond it the request fails with
+    /// `URLError(.dataLengthExceedsMaximum)`. Default 256 KiB. Enforced by the engine; libcurl
+    /// under both engines also refuses any single header line over 100 KiB.
+    public var maximumHeaderBytes: Int = 256 << 10
+
+    /// The defaults described on each property.
+    public init() {}
+
+    /// The layers these policies put over an engine, outermost first: error descriptions, the
+    /// total deadline, redirects, then response validation on every hop.
+    public var layers: [NetworkingLayer] {
+        var layers: [NetworkingLayer] = [describingErrors()]
+        if let totalDeadline { layers.append(Courier.totalDeadline(totalDeadline)) }
+        layers.append(followingRedirects(redirects))
+        layers.append(validatingResponses())
+        return layers
+    }
+
+    /// `engine` with ``layers`` over it.
+    public func apply(to engine: @escaping Networking) -> Networking {
+        layered(engine, layers)
+    }
+}

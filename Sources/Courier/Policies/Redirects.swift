@@ -1,0 +1,59 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The layer that follows redirects by `policy`, sending each hop through the layers below it.
+///
+/// Engines under it return every 3xx as a response, so this layer alone decides which redirects
+/// are followed and what the next request carries (see ``RedirectPolicy``). The response it
+/// returns is the last hop's; its `url` is where the chain ended.
+///
+/// - Throws: `URLError(.httpTooManyRedirects)` past ``RedirectPolicy/maximumRedirects``,
+///   `URLError(.appTransportSecurityRequiresSecureConnection)` for an https→http redirect that
+///   the policy does not allow, `URLError(.requestBodyStreamExhausted)` when a 307 or 308 would
+///   need a body stream a second time, and whatever the layers below throw.
+public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> NetworkingLayer {
+    { send in
+        { request in
+            var current = request
+            var redirects = 0
+            while true {
+                let (data, response) = try await send(current)
+                guard let http = response as? HTTPURLResponse, RedirectPolicy.isRedirect(http.statusCode) else {
+                    return (data, response)
+                }
+                let location = http.value(forHTTPHeaderField: "Location")
+                switch policy.decision(after: current, statusCode: http.statusCode, location: location, redirectsSoFar: redirects) {
+                case .deliver:
+                    return (data, response)
+                case .follow(let next):
+                    try Task.checkCancellation(url: next.url)
+                    current = next
+                    redirects += 1
+                case .fail(let code, let message):
+                    throw URLError(code, message, url: current.url)
+                }
+            }
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws `URLError(.cancelled)`, the error both engines give for a cancelled request, when
+    /// the current task is cancelled.
+    static func checkCancellation(url: URL?) throws(URLError) {
+        if isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
+    }
+}
+
+extension URLError {
+    /// A `URLError` that says what happened in words, since Foundation on Linux describes every
+    /// code as "The operation could not be completed".
+    package init(_ code: Code, _ message: String, url: URL?, underlying: (any Error)? = nil) {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
+        self.init(code, userInfo: info)
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+import Synchronization
+
+/// One exchange on libcurl: what ``CurlTransport`` puts its shared policy layers over.
+///
+/// It sends one request and returns its response, whatever the status, a 3xx included: it
+/// follows no redirects, keeps no cookies and has no total deadline. It holds what must sit next
+/// to the wire: the connection pool (in the event loop), the body and header limits checked
+/// while bytes arrive, content decoding and TLS. A value of references, so the layers over it
+/// capture it without keeping the transport alive.
+struct CurlEngine: Sendable {
+    let configuration: CurlTransport.Configuration
+    let loop: CurlEventLoop
+    /// Recycled buffers for large bodies (see ``CurlBodyBufferPool``): enough idle memory for a
+    /// full set of connections to one host to receive 1 MiB bodies twice over.
+    let bodyPool: CurlBodyBufferPool
+    /// Header lists by header set: most apps send a handful of distinct sets.
+    let headerLists = CurlHeaderListCache(capacity: 64)
+    let transferIDs = TransferIDs()
+
+    init(configuration: CurlTransport.Configuration) throws(CurlError) {
+        self.configuration = configuration
+        bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
+        loop = try CurlEventLoop(configuration: configuration)
+    }
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let response = try await response(for: request)
+        guard let httpResponse = response.httpURLResponse else {
+            throw URLError(.badServerResponse, "the response head could not be read", url: response.url)
+        }
+        return (response.body, httpResponse)
+    }
+
+    func response(for request: URLRequest) async throws -> CurlResponse {
+        try request.validateForSending()
+        try Self.refuseBodyOnGET(request)
+        let url = try Self.checkedURL(request)
+        if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
+        let plan = CurlRequestPlan(request: request, url: url, configuration: configuration)
+        let exchange = try await perform(plan)
+        guard let response = CurlResponse(url: url, headerBytes: exchange.headerBytes, body: exchange.body) else {
+            throw URLError(.badServerResponse, "the response has no valid status line", url: url)
+        }
+        return response
+    }
+
+    /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
+    private func perform(_ plan: CurlRequestPlan) async throws -> CurlExchange {
+        let headerList = try headerLists.list(for: plan.headers)
+        let transfer = CurlTransfer(
+            id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration, bodyPool: bodyPool
+        )
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+    }
+
+    /// URLSession's answers for URLs it cannot send: no URL or no host → `.badURL`, a scheme
+    /// other than http/https → `.unsupportedURL`.
+    private static func checkedURL(_ request: URLRequest) throws(URLError) -> URL {
+        guard let url = request.url else { throw URLError(.badURL, "the request has no URL", url: nil) }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
+        }
+        // Percent-encoded: only emptiness matters here, and decoding costs a microsecond a request.
+        guard let host = url.host(percentEncoded: true), !host.isEmpty else {
+            throw URLError(.badURL, "the URL has no host", url: url)
+        }
+        return url
+    }
+
+    /// URLSession, on Darwin and Linux, refuses a GET that carries a body with
+    /// `URLError(.dataLengthExceedsMaximum)` before sending anything; so does this engine, so
+    /// that switching transports never changes what reaches a server.
+    private static func refuseBodyOnGET(_ request: URLRequest) throws(URLError) {
+        guard (request.httpMethod ?? "GET") == "GET",
+              request.httpBodyStream != nil || !(request.httpBody ?? Data()).isEmpty
+        else { return }
+        throw URLError(.dataLengthExceedsMaximum, "a GET request cannot carry a body", url: request.url)
+    }
+}
+
+/// Numbers transfers in the order they are created.
+final class TransferIDs: Sendable {
+    private let last = Atomic<UInt64>(0)
+
+    func next() -> TransferID {
+        TransferID(rawValue: last.add(1, ordering: .relaxed).newValue)
+    }
+}
