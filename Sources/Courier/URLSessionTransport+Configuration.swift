@@ -6,6 +6,27 @@ import Foundation
 extension URLSessionTransport {
     /// The settings Courier applies to the sessions it creates.
     public struct Configuration: Sendable {
+        /// Which content codings the engine asks for and decodes.
+        ///
+        /// FoundationNetworking has libcurl decode every coding it knows inside one call, while
+        /// the session's delegate gets the decoded blocks later, on its own queue: neither
+        /// cancelling nor pausing the task reaches libcurl before a whole burst is decoded, so a
+        /// compression bomb of a few megabytes grows the process by gigabytes whatever limit is
+        /// set. Bodies without content coding have no such problem: the engine stops them at
+        /// ``Policies/maximumResponseBytes``.
+        public enum ContentDecoding: Sendable, Equatable {
+            /// Requests ask for `Accept-Encoding: identity` unless they set the header
+            /// themselves, and a response that arrives encoded anyway is refused at its head,
+            /// before any of its body is decoded, with `URLError(.cannotDecodeContentData)`.
+            /// The default: memory stays bounded whatever a server sends.
+            case identityOnly
+            /// FoundationNetworking's own behaviour: gzip, deflate, br and zstd are asked for
+            /// and decoded. The body limit still fails the request, but only after the decoded
+            /// bytes have been produced; use it for servers you trust, or use `CurlTransport`,
+            /// which stops a bomb at the limit.
+            case all
+        }
+
         /// Where cookies set by servers go.
         public enum CookiePolicy: Sendable {
             /// Cookies are neither stored nor sent (the default): every response depends only on
@@ -29,6 +50,9 @@ extension URLSessionTransport {
         /// Redirects, limits, the total deadline and the other policies both transports share.
         /// The limits are enforced while receiving; the rest are layers over this engine.
         public var policies: Policies
+        /// Which content codings are asked for and decoded; ``ContentDecoding/identityOnly``
+        /// unless asked, so that memory stays bounded.
+        public var contentDecoding: ContentDecoding
 
         /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
         public init(
@@ -37,7 +61,8 @@ extension URLSessionTransport {
             maximumConnectionsPerHost: Int = 6,
             cookies: CookiePolicy = .none,
             additionalHeaders: [String: String] = [:],
-            policies: Policies = Policies()
+            policies: Policies = Policies(),
+            contentDecoding: ContentDecoding = .identityOnly
         ) {
             self.timeoutIntervalForRequest = timeoutIntervalForRequest
             self.timeoutIntervalForResource = timeoutIntervalForResource
@@ -45,6 +70,7 @@ extension URLSessionTransport {
             self.cookies = cookies
             self.additionalHeaders = additionalHeaders
             self.policies = policies
+            self.contentDecoding = contentDecoding
         }
 
         func sessionConfiguration() -> URLSessionConfiguration {

@@ -13,6 +13,8 @@ extension URLSessionTransport {
     ///   cancelled and what it kept is dropped. A declared `Content-Length` over the limit (for a
     ///   body without content coding) or a header block over ``Policies/maximumHeaderBytes`` is
     ///   refused at the response, before any of the body is read.
+    /// - With ``Configuration/ContentDecoding/identityOnly``, an encoded response is refused at
+    ///   its head.
     /// - A `401` carrying `WWW-Authenticate` never completes its task in FoundationNetworking
     ///   when the challenge is handled by default; here the challenge is rejected and its
     ///   `failureResponse` kept, so the caller gets the 401 response (its headers;
@@ -28,9 +30,12 @@ extension URLSessionTransport {
             var challenged: HTTPURLResponse?
         }
 
-        init(limits: Policies) {
-            maximumResponseBytes = max(0, limits.maximumResponseBytes)
-            maximumHeaderBytes = max(0, limits.maximumHeaderBytes)
+        private let decodesContent: Bool
+
+        init(configuration: Configuration) {
+            maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
+            maximumHeaderBytes = max(0, configuration.policies.maximumHeaderBytes)
+            decodesContent = configuration.contentDecoding == .all
         }
 
         func register(_ exchange: Exchange, for task: URLSessionTask) {
@@ -70,17 +75,24 @@ extension URLSessionTransport {
 
         private func refusal(of response: HTTPURLResponse) -> (code: URLError.Code, message: String)? {
             var headerBytes = 0
-            var encoded = false
+            var coding: String?
             for (key, value) in response.allHeaderFields {
                 guard let name = key as? String, let value = value as? String else { continue }
                 headerBytes += name.utf8.count + value.utf8.count + 4
                 if name.caseInsensitiveCompare("Content-Encoding") == .orderedSame, value.lowercased() != "identity" {
-                    encoded = true
+                    coding = value
                 }
             }
             if headerBytes > maximumHeaderBytes {
                 return (.dataLengthExceedsMaximum, "the response headers exceed the limit of \(maximumHeaderBytes) bytes (Policies.maximumHeaderBytes)")
             }
+            if let coding, !decodesContent {
+                return (
+                    .cannotDecodeContentData,
+                    "the response is \(coding)-encoded, and this engine decodes no content coding it cannot bound (URLSessionTransport.Configuration.contentDecoding is .identityOnly)"
+                )
+            }
+            let encoded = coding != nil
             if !encoded, response.expectedContentLength > Int64(maximumResponseBytes) {
                 return (
                     .dataLengthExceedsMaximum,

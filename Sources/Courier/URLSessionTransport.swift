@@ -25,25 +25,26 @@ public struct URLSessionTransport: Sendable {
 
     /// Creates a transport with a session built from `configuration`.
     public init(configuration: Configuration = Configuration()) {
-        let delegate = SessionDelegate(limits: configuration.policies)
+        let delegate = SessionDelegate(configuration: configuration)
         self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: nil)
         self.delegate = delegate
         self.configuration = configuration
-        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: delegate))
+        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding))
     }
 
     /// Wraps an existing session as it is, caches, cookies and delegate included, with the
     /// default ``Policies`` layers over it.
     ///
     /// - Warning: Such a session follows redirects itself, before the policy layers see them,
-    ///   and its bodies are not bounded by ``Policies/maximumResponseBytes``. On Linux it never
+    ///   its bodies are not bounded by ``Policies/maximumResponseBytes``, and it decodes every
+    ///   content coding (``Configuration/ContentDecoding/all``). On Linux it never
     ///   completes a request answered with `401` and `WWW-Authenticate` unless its own delegate
     ///   handles the challenge.
     public init(session: URLSession) {
         self.session = session
         self.delegate = nil
-        configuration = Configuration()
-        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil))
+        configuration = Configuration(contentDecoding: .all)
+        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil, contentDecoding: .all))
     }
 
     private let delegate: SessionDelegate?
@@ -66,11 +67,15 @@ public struct URLSessionTransport: Sendable {
     /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
     /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
     /// it with ``layered(_:_:)`` or ``Policies/apply(to:)``.
-    public var engine: Networking { Self.engine(session: session, delegate: delegate) }
+    public var engine: Networking { Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding) }
 
-    private static func engine(session: URLSession, delegate: SessionDelegate?) -> Networking {
+    private static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
         { request in
             try request.validateForSending()
+            var request = request
+            if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            }
             // FoundationNetworking would still speak FTP or FILE through libcurl.
             if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
                 throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)

@@ -15,14 +15,17 @@ import Foundation
 ///
 /// Requests go one at a time, URLSession first, so each is sent **twice**: include only
 /// requests your server can take twice. The two transports are created for this report with the
-/// given configurations and released when it ends.
+/// given configurations and released when it ends. URLSession decodes every content coding here
+/// (`contentDecoding: .all`), as libcurl does, so that the two engines are compared on the same
+/// exchange; its default asks for identity instead (see
+/// ``Courier/URLSessionTransport/Configuration/ContentDecoding``).
 ///
 /// - Parameter fields: What to compare; by default everything a client sees. Headers in
 ///   ``IgnoredHeader/all`` are never compared.
 /// - Throws: ``CourierCurl/CurlError`` when libcurl cannot be initialised.
 public func parityReport(
     for requests: [URLRequest],
-    urlSessionConfiguration: URLSessionTransport.Configuration = .init(),
+    urlSessionConfiguration: URLSessionTransport.Configuration = .init(contentDecoding: .all),
     curlConfiguration: CurlTransport.Configuration = .init(),
     comparing fields: ComparedFields = .response
 ) async throws(CurlError) -> [ParityResult] {

@@ -27,6 +27,9 @@ struct Measurement {
 enum Kind: String, CaseIterable {
     case urlSession = "URLSession"
     case curl = "Curl"
+    /// CurlTransport's engine alone, without the shared policy layers: what the layers cost is
+    /// the difference between this row and the one above.
+    case curlEngine = "Curl engine"
 }
 
 /// On-CPU nanoseconds of this process's live threads, split by whether SwiftNIO owns the thread.
@@ -93,7 +96,7 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
     let server = try await TestServer.start()
     let curl = try CurlTransport()
     let urlSession = URLSessionTransport()
-    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking)]
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, curl.engine)]
         .filter { only == nil || $0.0 == only }
     let urls = (13...64).map { server.url("/bytes/\($0)") }
     // Counts sized for roughly a second per cell on a 2-core machine.
@@ -119,13 +122,13 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
 
     print("small GETs (13–64-byte bodies), embedded server on 127.0.0.1, \(rounds) interleaved rounds, medians")
     print("CPU µs/request: client = all threads but the server's; server = SwiftNIO's threads")
-    print("transport   in flight    req/s   (min–max)        client µs/req  server µs/req")
+    print("transport     in flight    req/s   (min–max)        client µs/req  server µs/req")
     for width in [1, 64] {
         for kind in Kind.allCases where only == nil || kind == only {
             let cells = results["\(kind.rawValue)/\(width)"] ?? []
             let rates = cells.map(\.requestsPerSecond)
             print(
-                kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
+                kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0),
                 format(Double(width), 9),
                 format(median(rates), 9),
                 "  (\(format(rates.min() ?? .nan, 6))–\(format(rates.max() ?? .nan, 6)))",
@@ -138,6 +141,12 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
         let ratio = median((results["Curl/\(width)"] ?? []).map(\.requestsPerSecond))
             / median((results["URLSession/\(width)"] ?? []).map(\.requestsPerSecond))
         print("Curl / URLSession requests/s at \(width) in flight: \(format(ratio, 0, decimals: 2))×")
+        let rate = { (kind: Kind) in median((results["\(kind.rawValue)/\(width)"] ?? []).map(\.requestsPerSecond)) }
+        let cpu = { (kind: Kind) in median((results["\(kind.rawValue)/\(width)"] ?? []).map(\.clientMicrosecondsPerRequest)) }
+        print(
+            "Policy layers on Curl at \(width) in flight: requests/s \(format((rate(.curl) / rate(.curlEngine) - 1) * 100, 0, decimals: 1))%,",
+            "client CPU/request \(format((cpu(.curl) / cpu(.curlEngine) - 1) * 100, 0, decimals: 1))%"
+        )
     }
 
     curl.shutdown()
@@ -153,7 +162,7 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
     let server = try await TestServer.start()
     let curl = try CurlTransport()
     let urlSession = URLSessionTransport()
-    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking)]
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, curl.engine)]
         .filter { only == nil || $0.0 == only }
     let url = server.url(path)
     let expected = Int(path.split(separator: "/").last ?? "") ?? -1
@@ -206,8 +215,8 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
     try await server.shutdown()
 }
 
-/// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl` or
-/// `--only urlsession` to run one transport alone (for profiling one of them).
+/// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl`,
+/// `--only "curl engine"` or `--only urlsession` to run one transport alone (for profiling one of them).
 func option(_ name: String, default value: Double) -> Double {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,

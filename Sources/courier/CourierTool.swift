@@ -9,7 +9,7 @@ struct CourierTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courier",
         abstract: "Courier's command-line tool: demo, request, parity and bench on URLSession or libcurl.",
-        subcommands: [DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self],
+        subcommands: [DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self],
         // `courier` alone runs the demo, the README's first command.
         defaultSubcommand: DemoCommand.self
     )

@@ -107,12 +107,32 @@ import Testing
         #expect(data == TestServer.deterministicBytes(count: 250_000))
     }
 
-    @Test(arguments: TransportKind.configured, ["/gzip", "/deflate"])
+    @Test(arguments: TransportKind.configured, ["/gzip", "/deflate", "/brotli", "/zstd"])
     func compressedBodiesAreDecoded(_ transport: TransportKind, path: String) async throws {
         let server = try sharedServer()
-        let (data, response) = try await transport.send("GET", path, on: server)
-        #expect(response.statusCode == 200)
+        let (data, response) = try await transport.withIsolatedTransport(urlSession: .init(contentDecoding: .all)) { networking in
+            try await networking(URLRequest(url: server.url(path)))
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try echo(data).path == path)
+    }
+
+    /// URLSession's default: FoundationNetworking cannot bound decoding, so the engine asks for
+    /// identity and refuses a coding sent anyway, at the head. libcurl's engine bounds decoding
+    /// and asks for every coding it has.
+    @Test(arguments: TransportKind.configured, ["/gzip", "/brotli"])
+    func byDefaultCodingsAreDecodedOnlyWhereDecodingIsBounded(_ transport: TransportKind, path: String) async throws {
+        let server = try sharedServer()
+        let asked = try echo(try await transport.send("GET", "/get", on: server).0).headerValues("Accept-Encoding")
+        switch transport {
+        case .urlSession:
+            #expect(asked == ["identity"])
+            let error = await transport.expectURLError(.cannotDecodeContentData, "GET", path, on: server)
+            #expect(error?.localizedDescription.contains("contentDecoding is .identityOnly") == true)
+        case .curl:
+            #expect(asked == ["deflate, gzip, br, zstd"])
+            #expect(try await transport.send("GET", path, on: server).1.statusCode == 200)
+        }
     }
 
     @Test(arguments: TransportKind.configured)
