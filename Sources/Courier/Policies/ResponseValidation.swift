@@ -18,7 +18,7 @@ public func validatingResponses() -> NetworkingLayer {
         { request in
             let (data, response) = try await send(request)
             if let http = response as? HTTPURLResponse, let problem = ResponseFieldCheck.problem(in: http) {
-                throw URLError(.badServerResponse, "the server's response is malformed: \(problem)", url: http.url ?? request.url)
+                throw URLError(.badServerResponse, problem, url: http.url ?? request.url)
             }
             return (data, response)
         }

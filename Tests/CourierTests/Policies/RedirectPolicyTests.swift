@@ -80,7 +80,53 @@ struct RedirectPolicyTests {
         #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: nil, redirectsSoFar: 0) == .deliver)
         #expect(policy.decision(after: request("http://a.test/"), statusCode: 304, location: "/x", redirectsSoFar: 0) == .deliver)
     }
+
+    @Test(arguments: [301, 302, 303])
+    func aMethodChangedToGetDropsEveryBodyHeader(status: Int) throws {
+        let headers = [
+            "Content-Type": "text/plain", "Content-Length": "1", "Content-Encoding": "gzip",
+            "Content-Language": "en", "Content-Location": "/x", "Accept": "x",
+        ]
+        let original = request("http://a.test/", method: "POST", body: "b", headers: headers)
+        let followed = try #require(next(policy.decision(after: original, statusCode: status, location: "/g", redirectsSoFar: 0)))
+        #expect(followed.httpMethod == "GET")
+        #expect(Set((followed.allHTTPHeaderFields ?? [:]).keys) == ["Accept"])
+    }
+
+    @Test func seeOtherKeepsHead() throws {
+        let followed = try #require(next(policy.decision(after: request("http://a.test/", method: "HEAD"), statusCode: 303, location: "/h", redirectsSoFar: 0)))
+        #expect(followed.httpMethod == "HEAD")
+    }
+
+    @Test func aStreamBodyCannotBeSentTwice() {
+        var original = request("http://a.test/", method: "POST")
+        original.httpBodyStream = InputStream(data: Data("b".utf8))
+        #expect(failure(policy.decision(after: original, statusCode: 307, location: "/s", redirectsSoFar: 0)) == .requestBodyStreamExhausted)
+    }
+
+    @Test func aZeroLimitDeliversTheRedirectAndTheLimitIsNamedWhenPassed() {
+        #expect(RedirectPolicy(maximumRedirects: 0).decision(after: request("http://a.test/"), statusCode: 302, location: "/", redirectsSoFar: 0) == .deliver)
+        guard case .fail(_, let message) = RedirectPolicy(maximumRedirects: 3).decision(after: request("http://a.test/"), statusCode: 302, location: "/", redirectsSoFar: 3) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(message == "stopped after 3 redirects (the limit)")
+    }
+
+    @Test func aDowngradeIsFollowedWhenAllowed() throws {
+        let policy = RedirectPolicy(allowsInsecureRedirects: true)
+        let followed = try #require(next(policy.decision(after: request("https://a.test/", headers: ["Authorization": "t"]), statusCode: 302, location: "http://a.test/", redirectsSoFar: 0)))
+        #expect(followed.url?.absoluteString == "http://a.test/")
+        // Another scheme is another origin: the credential stays behind.
+        #expect(followed.value(forHTTPHeaderField: "Authorization") == nil)
+    }
+
+    @Test func sensitiveNamesCompareWithoutCase() {
+        #expect(RedirectPolicy(sensitiveHeaderNames: ["X-Key"]) == RedirectPolicy(sensitiveHeaderNames: ["x-key"]))
+        #expect(RedirectPolicy(sensitiveHeaderNames: ["X-Key"]) != RedirectPolicy())
+    }
 }
+
 
 extension RedirectPolicy.Decision {
     var failureCode: URLError.Code? {

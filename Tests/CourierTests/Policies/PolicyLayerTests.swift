@@ -1,0 +1,155 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+import Synchronization
+import Testing
+
+/// The shared layers over closure doubles: what each does to requests, responses and errors,
+/// without a socket. The transport suite runs the same layers over both engines.
+@Suite struct PolicyLayerTests {
+    /// A double that answers from `answers` by path and records every request it gets.
+    private final class Server: Sendable {
+        let received = Mutex<[URLRequest]>([])
+        let answers: [String: (status: Int, headers: [String: String])]
+
+        init(_ answers: [String: (status: Int, headers: [String: String])]) {
+            self.answers = answers
+        }
+
+        var networking: Networking {
+            { request in
+                self.received.withLock { $0.append(request) }
+                let answer = self.answers[request.url?.path ?? ""] ?? (404, [:])
+                return (Data(), try httpResponse(for: request, status: answer.status, headers: answer.headers))
+            }
+        }
+    }
+
+    @Test func redirectsAreFollowedHopByHopThroughTheLayersBelow() async throws {
+        let server = Server([
+            "/a": (302, ["Location": "/b"]),
+            "/b": (307, ["Location": "http://other.test:81/c"]),
+            "/c": (200, [:]),
+        ])
+        let hops = Mutex(0)
+        let counting: NetworkingLayer = { send in { request in hops.withLock { $0 += 1 }; return try await send(request) } }
+        let networking = layered(server.networking, [followingRedirects(), counting])
+        var request = URLRequest(url: try #require(URL(string: "http://a.test/a")))
+        request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await networking(request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(response.url?.absoluteString == "http://other.test:81/c")
+        #expect(hops.withLock { $0 } == 3)
+        let sent = server.received.withLock { $0 }
+        #expect(sent.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer t", "Bearer t", nil])
+    }
+
+    @Test func aRedirectLoopEndsWithTheLimitInWords() async throws {
+        let server = Server(["/loop": (302, ["Location": "/loop"])])
+        let networking = layered(server.networking, [describingErrors(), followingRedirects(RedirectPolicy(maximumRedirects: 4))])
+        let url = try #require(URL(string: "http://a.test/loop"))
+        await #expect {
+            _ = try await networking(URLRequest(url: url))
+        } throws: { error in
+            guard let error = error as? URLError else { return false }
+            return error.code == .httpTooManyRedirects
+                && error.localizedDescription == "too many redirects: stopped after 4 redirects (the limit) (GET http://a.test/loop)"
+        }
+        #expect(server.received.withLock { $0.count } == 5)
+    }
+
+    @Test func theTotalDeadlineCancelsTheExchangeInFlight() async throws {
+        let cancelled = Mutex(false)
+        let slow: Networking = { request in
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                cancelled.withLock { $0 = true }
+                throw URLError(.cancelled)
+            }
+            return (Data(), try httpResponse(for: request, status: 200))
+        }
+        let networking = layered(slow, [describingErrors(), totalDeadline(0.2)])
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/slow"))))
+        } throws: { error in
+            guard let error = error as? URLError else { return false }
+            return error.code == .timedOut
+                && error.localizedDescription == "timed out: the total deadline of 0.2 s passed before the response was complete (GET http://a.test/slow)"
+        }
+        #expect(cancelled.withLock { $0 })
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test func aResponseWithinTheDeadlineIsReturnedAsItIs() async throws {
+        let networking = totalDeadline(30)(stub(status: 201, body: "made"))
+        let (data, response) = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/"))))
+        #expect(data == Data("made".utf8))
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+    }
+
+    @Test(arguments: [-1, .nan, .infinity] as [TimeInterval])
+    func unusableDeadlinesMeanNoDeadline(_ seconds: TimeInterval) async throws {
+        let networking = totalDeadline(seconds)(stub(status: 200))
+        _ = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/"))))
+    }
+
+    @Test(arguments: [
+        ("Content-Length", "2, 3", "Content-Length is given more than once with different values (2, 3)"),
+        ("X-Note", "a\rb", "the value of X-Note holds a bare CR"),
+        ("X-Note", "a\u{0}b", "the value of X-Note holds a NUL byte"),
+        ("X-Note", "a\nb", "the value of X-Note holds a line feed"),
+    ])
+    func malformedFieldsAreRefused(name: String, value: String, problem: String) async throws {
+        let networking = layered(stub(status: 200, headers: [name: value]), [describingErrors(), validatingResponses()])
+        await #expect {
+            _ = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/v"))))
+        } throws: { error in
+            guard let error = error as? URLError else { return false }
+            return error.code == .badServerResponse
+                && error.localizedDescription == "the server's response is not valid HTTP: \(problem) (GET http://a.test/v)"
+        }
+    }
+
+    @Test func repeatsOfOneContentLengthAndTabsAreAccepted() async throws {
+        let networking = validatingResponses()(stub(status: 200, headers: ["Content-Length": "2, 2", "X-Tab": "a\tb"]))
+        let (_, response) = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/"))))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    @Test func errorsAreDescribedOnceWithTheEnginesWordsKept() async throws {
+        let failing: Networking = { request in
+            throw URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "transfer closed with 97 bytes remaining to read", NSURLErrorFailingURLErrorKey: request.url as Any])
+        }
+        let networking = layered(failing, [describingErrors(), describingErrors()])
+        var request = URLRequest(url: try #require(URL(string: "http://a.test/short")))
+        request.httpMethod = "PUT"
+        await #expect {
+            _ = try await networking(request)
+        } throws: { error in
+            (error as? URLError)?.localizedDescription
+                == "the connection was lost before the response was complete: transfer closed with 97 bytes remaining to read (PUT http://a.test/short)"
+        }
+    }
+
+    @Test func aTimeoutWithoutTheEnginesWordsNamesTheRequestsTimeout() async throws {
+        let networking = describingErrors()({ _ in throw URLError(.timedOut) })
+        var request = URLRequest(url: try #require(URL(string: "http://a.test/never")))
+        request.timeoutInterval = 1.5
+        await #expect {
+            _ = try await networking(request)
+        } throws: { error in
+            (error as? URLError)?.localizedDescription == "timed out: no data received or sent for 1.5 s (GET http://a.test/never)"
+        }
+    }
+
+    @Test func theDefaultPoliciesStackInTheDocumentedOrder() async throws {
+        var policies = Policies()
+        #expect(policies.layers.count == 3)
+        policies.totalDeadline = 5
+        #expect(policies.layers.count == 4)
+    }
+}
