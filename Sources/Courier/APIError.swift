@@ -114,7 +114,7 @@ extension APIError.Kind: CustomStringConvertible {
         case .unexpectedStatus(let code): "unexpected status \(code)"
         case .decoding(let error): "response did not decode: \(error)"
         case .invalidRequest(let error): "invalid request: \(error)"
-        case .transport(let error as URLError): "transport failed: URLError \(error.code.rawValue) \(error.localizedDescription)"
+        case .transport(let error as URLError): "transport failed: URLError \(error.code.rawValue) \(error.whatHappened)"
         case .transport(let error): "transport failed: \(error)"
         case .notHTTP: "response is not HTTP"
         }

@@ -28,8 +28,15 @@ public func describingErrors() -> NetworkingLayer {
 }
 
 extension URLError {
-    /// Set on errors ``describingErrors()`` has described.
+    /// Set on errors ``describingErrors()`` has described: what happened, without the method
+    /// and URL, for messages that name those already.
     static let describedKey = "CourierDescribed"
+
+    /// What happened, without the method and URL when ``describingErrors()`` described the
+    /// error; its description otherwise.
+    var whatHappened: String {
+        userInfo[Self.describedKey] as? String ?? localizedDescription
+    }
 
     /// This error with a description that names what happened and the request it happened to.
     func described(for request: URLRequest) -> URLError {
@@ -42,7 +49,7 @@ extension URLError {
         }
         var info = userInfo
         info[NSLocalizedDescriptionKey] = "\(what) (\(method) \(url?.absoluteString ?? "no URL"))"
-        info[Self.describedKey] = true
+        info[Self.describedKey] = what
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         if info[NSUnderlyingErrorKey] == nil { info[NSUnderlyingErrorKey] = self }
         return URLError(code, userInfo: info)
