@@ -37,7 +37,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .customShort("X"), help: ArgumentHelp("The method (default GET, or POST with -d/--json).", valueName: "method"))
     var method: String?
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("A request header, 'Name: value'; repeatable.", valueName: "header"))
+    @Option(name: .customShort("H"), help: ArgumentHelp("A request header, 'Name: value'; repeatable (values for one name are joined with \", \", Cookie's with \"; \"). 'Name;' sends an empty value; 'Name:' drops the Content-Type or Accept that -d or --json would add.", valueName: "header"))
     var headers: [String] = []
 
     @Option(name: .customShort("d"), help: ArgumentHelp("The body: text, or @FILE for a file's bytes (@- for stdin). Sets Content-Type: application/x-www-form-urlencoded unless -H sets one.", valueName: "data"))
@@ -93,14 +93,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
         // value holding CR or LF without a word, and the transport must see it to refuse it.
-        var fields = request.allHTTPHeaderFields ?? [:]
-        for header in headers {
-            let field = try HeaderArgument(header)
-            // Later -H lines replace a default set by -d/--json, as curl's do.
-            fields = fields.filter { $0.key.caseInsensitiveCompare(field.name) != .orderedSame }
-            fields[field.name] = field.value
-        }
-        request.allHTTPHeaderFields = fields
+        request.allHTTPHeaderFields = HeaderArgument.fields(try headers.map(HeaderArgument.init), over: request.allHTTPHeaderFields ?? [:])
 
         let networking: Networking
         do {
@@ -185,20 +178,5 @@ struct RequestCommand: AsyncParsableCommand {
     private static func kind(of error: any Error) -> APIError.Kind {
         if let error = error as? RequestError { return .invalidRequest(error) }
         return .transport(error)
-    }
-}
-
-/// One `-H 'Name: value'` argument, split at the first colon.
-struct HeaderArgument {
-    var name: String
-    var value: String
-
-    init(_ argument: String) throws {
-        guard let colon = argument.firstIndex(of: ":") else {
-            throw ValidationError("header \(argument.debugDescription) needs the form 'Name: value'")
-        }
-        name = argument[..<colon].trimmingCharacters(in: .whitespaces)
-        value = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw ValidationError("header \(argument.debugDescription) has no name") }
     }
 }
