@@ -18,7 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
             not retried.
 
             Exit codes: 0 every request succeeded; 1 a request failed or the transport could not \
-            start; 64 usage error.
+            start; 23 stdout could not be written; 64 usage error.
             """
     )
 
@@ -62,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
         let target = try RequestURL.parse(url)
         let limit: LoadRun.Limit = requests.map { .requests($0) } ?? .duration(.seconds(duration ?? 5))
         let load = LoadRun(request: URLRequest(url: target), concurrency: concurrency, limit: limit)
-        print("GET \(target.absoluteString), \(concurrency) in flight, \(limitText(limit)) per transport")
+        Terminal.line("GET \(target.absoluteString), \(concurrency) in flight, \(limitText(limit)) per transport")
         var rows = [LoadRun.Result.tableHeader]
         var failed = false
         var firstErrors: [String] = []
@@ -87,7 +87,7 @@ struct BenchCommand: AsyncParsableCommand {
                 firstErrors.append("\(kind.displayName): \(result.errors) errors, first: \(result.firstError ?? "no request completed")")
             }
         }
-        Terminal.table(rows, rightAligned: LoadRun.Result.numericColumns).forEach { print($0) }
+        Terminal.table(rows, rightAligned: LoadRun.Result.numericColumns).forEach { Terminal.line($0) }
         firstErrors.forEach(Terminal.errorLine)
         if failed { throw ExitCode(1) }
     }

@@ -19,7 +19,7 @@ struct Demo {
         do {
             server = try await TestServer.start()
         } catch {
-            print("could not start the embedded server: \(error)")
+            Terminal.line("could not start the embedded server: \(error)")
             return false
         }
         let output = DemoOutput()

@@ -8,7 +8,7 @@ final class DemoOutput {
     private let colour = Terminal.stdoutIsTerminal
 
     func heading(_ text: String) {
-        print(paint(text, code: "1"))
+        Terminal.line(paint(text, code: "1"))
     }
 
     /// Runs `body`; the step passes when it returns without throwing.
@@ -34,8 +34,8 @@ final class DemoOutput {
 
     /// A blank line and a sub-heading.
     func section(_ text: String) {
-        print("")
-        print(paint(text, code: "1"))
+        Terminal.line()
+        Terminal.line(paint(text, code: "1"))
     }
 
     /// Records a step whose outcome was decided by the caller.
@@ -45,13 +45,13 @@ final class DemoOutput {
 
     /// Prints aligned rows, indented under the current section.
     func table(_ rows: [[String]], rightAligned: Set<Int>) {
-        for line in Terminal.table(rows, rightAligned: rightAligned) { print("  " + line) }
+        for line in Terminal.table(rows, rightAligned: rightAligned) { Terminal.line("  " + line) }
     }
 
     func summary() {
-        print("")
+        Terminal.line()
         let text = failures == 0 ? "all \(steps) steps behaved as described" : "\(failures) of \(steps) steps did not"
-        print(paint(text, code: failures == 0 ? "32" : "31"))
+        Terminal.line(paint(text, code: failures == 0 ? "32" : "31"))
     }
 
     private func report(_ title: String, passed: Bool, detail: String) {
@@ -59,7 +59,7 @@ final class DemoOutput {
         if !passed { failures += 1 }
         let mark = passed ? paint("✓", code: "32") : paint("✗", code: "31")
         let padded = title.padding(toLength: 44, withPad: " ", startingAt: 0)
-        print("\(mark) \(padded) \(paint(detail, code: "2"))")
+        Terminal.line("\(mark) \(padded) \(paint(detail, code: "2"))")
     }
 
     private func paint(_ text: String, code: String) -> String {

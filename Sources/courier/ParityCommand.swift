@@ -17,7 +17,8 @@ struct ParityCommand: AsyncParsableCommand {
             URL and failure.
 
             Exit codes: 0 the transports agree on every URL; 1 they differ on at least one \
-            (the table says where); 2 the comparison could not run; 64 usage error.
+            (the table says where); 2 the comparison could not run; 23 stdout could not be written; \
+            64 usage error.
             """
     )
 
@@ -57,9 +58,9 @@ struct ParityCommand: AsyncParsableCommand {
             let verdict = result.firstDifference.map { "differ: \($0)" } ?? "agree"
             rows.append([result.request.url?.absoluteString ?? "", verdict])
         }
-        Terminal.table(rows).forEach { print($0) }
+        Terminal.table(rows).forEach { Terminal.line($0) }
         let differing = results.filter { !$0.transportsAgree }.count
-        print("\(results.count - differing) of \(results.count) agree")
+        Terminal.line("\(results.count - differing) of \(results.count) agree")
         if differing > 0 { throw ExitCode(1) }
     }
 }

@@ -17,7 +17,7 @@ final class Progress: Sendable {
         let ticker = Task {
             while !Task.isCancelled {
                 let waited = start.duration(to: .now).seconds
-                FileHandle.standardError.write(Data(String(format: "\r\u{1B}[Kreceiving… %.1f s", waited).utf8))
+                Terminal.writeError(String(format: "\r\u{1B}[Kreceiving… %.1f s", waited))
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
@@ -31,6 +31,6 @@ final class Progress: Sendable {
         await ticker.value
         let seconds = start.duration(to: .now).seconds
         let text = bytes.map { String(format: "received %d bytes in %.2f s (%.2f MB/s)\n", $0, seconds, seconds > 0 ? Double($0) / 1e6 / seconds : 0) } ?? "\n"
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        Terminal.writeError("\r\u{1B}[K" + text)
     }
 }

@@ -18,6 +18,8 @@ struct RequestCommand: AsyncParsableCommand {
               1   the request failed: refused connection, timeout, too many redirects, a header \
             or method the transport refuses, an unreadable -d @file or an unwritable -o file
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
+              23  stdout could not be written (as curl): silently when its reader has gone \
+            (`| head`), with one line on stderr otherwise (a full disk)
               64  usage error: unknown option, bad URL, bad --transport or COURIER_TRANSPORT
 
             Failures print one line to stderr: the method, the URL and Courier's typed error \
@@ -88,7 +90,7 @@ struct RequestCommand: AsyncParsableCommand {
             try applyBody(to: &request)
         } catch {
             // Not a transport error: the body file could not be read, so say that plainly.
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(error.localizedDescription)")
+            Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(Self.describe(fileError: error))")
             throw ExitCode(1)
         }
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
@@ -126,7 +128,7 @@ struct RequestCommand: AsyncParsableCommand {
             do {
                 try out.write(to: URL(fileURLWithPath: output))
             } catch {
-                Terminal.errorLine("\(method) \(target.absoluteString): could not write \(output): \(error.localizedDescription)")
+                Terminal.errorLine("\(method) \(target.absoluteString): could not write \(output): \(Self.describe(fileError: error))")
                 throw ExitCode(1)
             }
         } else {
@@ -170,8 +172,22 @@ struct RequestCommand: AsyncParsableCommand {
     private static func bytes(of argument: String) throws -> Data {
         guard argument.hasPrefix("@") else { return Data(argument.utf8) }
         let path = String(argument.dropFirst())
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        // readToEnd throws where readDataToEndOfFile traps (a closed stdin, a directory).
+        if path == "-" { return try FileHandle.standardInput.readToEnd() ?? Data() }
         return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// Foundation on Linux describes many file errors only as "NSCocoaErrorDomain error 256";
+    /// the POSIX error underneath says what went wrong.
+    private static func describe(fileError error: any Error) -> String {
+        // Stored as a `POSIXError`, which `as? NSError` does not match on Linux.
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error {
+            let posix = underlying as NSError
+            if posix.domain == NSPOSIXErrorDomain, let code = Int32(exactly: posix.code) {
+                return String(cString: strerror(code))
+            }
+        }
+        return error.localizedDescription
     }
 
     /// The typed error a failure stands for, as `APIClient` would report it.

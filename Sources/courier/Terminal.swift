@@ -5,15 +5,40 @@ enum Terminal {
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
 
+    /// The exit status when stdout cannot be written, curl's 23 ("write error").
+    static let writeFailedStatus: Int32 = 23
+
     /// Writes bytes to stdout unchanged (no encoding, no added newline).
+    ///
+    /// A failed write ends the process with ``writeFailedStatus`` here rather than throwing:
+    /// once stdout is gone nothing a command still has to do matters, and every subcommand
+    /// prints from many places that could not all pass an error up. A closed pipe ends it
+    /// silently, as `SIGPIPE` ends other tools; any other failure (a full disk) gets one line
+    /// on stderr.
     static func writeOut(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        do {
+            try FileDescriptorOutput.writeAll(data, to: STDOUT_FILENO)
+        } catch {
+            if !error.isBrokenPipe { errorLine("cannot write to stdout: \(error.description)") }
+            exit(writeFailedStatus)
+        }
+    }
+
+    /// Writes `text` and a newline to stdout; the tool's `print`.
+    static func line(_ text: String = "") {
+        writeOut(Data((text + "\n").utf8))
     }
 
     /// Writes one line to stderr; newlines inside `text` are flattened so a failure stays one line.
     static func errorLine(_ text: String) {
         let flat = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("courier: \(flat)\n".utf8))
+        writeError("courier: \(flat)\n")
+    }
+
+    /// Writes `text` to stderr as is. A failure is ignored: stderr is where it would be reported,
+    /// and stdout may still be worth writing.
+    static func writeError(_ text: String) {
+        try? FileDescriptorOutput.writeAll(Data(text.utf8), to: STDERR_FILENO)
     }
 
     /// `text` in an ANSI style when stdout is a terminal, plain otherwise (pipes, files, tests).

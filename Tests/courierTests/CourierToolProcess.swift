@@ -59,19 +59,14 @@ enum CourierToolProcess {
     }
 
     /// Runs `courier arguments…` with `COURIER_TRANSPORT` removed from the environment unless
-    /// `environment` sets it, killing it after `timeout`.
+    /// `environment` sets it, killing it after `timeout`. stdin is `/dev/null` unless
+    /// `standardInput` is given.
     static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
+        standardInput: FileHandle = .nullDevice,
         timeout: Duration = .seconds(60)
     ) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        var childEnvironment = ProcessInfo.processInfo.environment
-        childEnvironment["COURIER_TRANSPORT"] = nil
-        childEnvironment.merge(environment) { _, new in new }
-        process.environment = childEnvironment
         // Files rather than pipes: nothing has to drain them while the child runs, so a large
         // body cannot block it.
         let directory = FileManager.default.temporaryDirectory
@@ -87,10 +82,87 @@ enum CourierToolProcess {
             try? FileManager.default.removeItem(at: stdoutURL)
             try? FileManager.default.removeItem(at: stderrURL)
         }
+        let process = try launch(arguments, environment: environment, stdin: standardInput, stdout: stdout, stderr: stderr)
+        try await waitForExit(process, arguments: arguments, timeout: timeout)
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? Data(contentsOf: stdoutURL)) ?? Data(),
+            stderr: (try? Data(contentsOf: stderrURL)) ?? Data()
+        )
+    }
+
+    /// How a run into a closed pipe ended.
+    struct PipeOutcome {
+        var reason: Process.TerminationReason
+        var status: Int32
+        /// The bytes read before the read end was closed.
+        var read: Data
+        var stderr: Data
+
+        var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// Runs `courier arguments…` with stdout on a pipe, as `courier … | head -c N` would: the
+    /// test reads up to `readBytes` bytes (none when 0), then closes the only read end, so the
+    /// tool's next write fails with `EPIPE`.
+    static func runIntoClosedPipe(_ arguments: [String], readBytes: Int, timeout: Duration = .seconds(60)) async throws -> PipeOutcome {
+        var ends: [Int32] = [-1, -1]
+        // Close-on-exec, so the child holds only the write end it gets as stdout: an inherited
+        // read end would keep the pipe open and the tool would block instead of failing.
+        guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        let readEnd = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let writeEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tool-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        defer {
+            try? stderr.close()
+            try? FileManager.default.removeItem(at: stderrURL)
+        }
+        let process = try launch(arguments, environment: [:], stdin: .nullDevice, stdout: writeEnd, stderr: stderr)
+        try writeEnd.close()
+        var read = Data()
+        if readBytes > 0 {
+            // Bounded by poll, so a tool that never writes fails the test instead of hanging it.
+            var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(timeout.components.seconds * 1000)) == 1 {
+                read = try readEnd.read(upToCount: readBytes) ?? Data()
+            }
+        }
+        try readEnd.close()
+        try await waitForExit(process, arguments: arguments, timeout: timeout)
+        return PipeOutcome(
+            reason: process.terminationReason,
+            status: process.terminationStatus,
+            read: read,
+            stderr: (try? Data(contentsOf: stderrURL)) ?? Data()
+        )
+    }
+
+    private static func launch(
+        _ arguments: [String],
+        environment: [String: String],
+        stdin: FileHandle,
+        stdout: FileHandle,
+        stderr: FileHandle
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = try executableURL()
+        process.arguments = arguments
+        var childEnvironment = ProcessInfo.processInfo.environment
+        childEnvironment["COURIER_TRANSPORT"] = nil
+        childEnvironment.merge(environment) { _, new in new }
+        process.environment = childEnvironment
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdin
         try process.run()
+        return process
+    }
+
+    private static func waitForExit(_ process: Process, arguments: [String], timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -101,11 +173,6 @@ enum CourierToolProcess {
             try await Task.sleep(for: .milliseconds(20))
         }
         process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            stdout: (try? Data(contentsOf: stdoutURL)) ?? Data(),
-            stderr: (try? Data(contentsOf: stderrURL)) ?? Data()
-        )
     }
 }
 
