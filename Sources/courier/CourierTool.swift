@@ -11,17 +11,41 @@ struct CourierTool: AsyncParsableCommand {
         commandName: "courier",
         abstract: "Courier's command-line tool: demo, request, parity and bench on URLSession or libcurl.",
         discussion: """
-            A failed write to stdout (a closed pipe, a full disk) ends any subcommand with exit \
-            status 23, as curl does.
+            A usage error (unknown option, missing or malformed argument, bad URL) is one line \
+            on stderr, `courier: <message>`, and exit status 64. A failed write to stdout (a \
+            closed pipe, a full disk) ends any subcommand with exit status 23, as curl does.
             """,
         subcommands: [DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self],
         // `courier` alone runs the demo, the README's first command.
         defaultSubcommand: DemoCommand.self
     )
 
-    /// ArgumentParser's entry point, once a write to a closed pipe can no longer kill the process.
+    /// ArgumentParser's own entry point, but with the tool's output rules: its `exit(withError:)`
+    /// prints the usage block under every usage error and writes through stdio.
     static func main() async {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
-        await main(nil)
+        do {
+            var command = try await asyncParseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(reporting: error)
+        }
+    }
+
+    /// Help goes to stdout with status 0; anything else is at most one line on stderr, with
+    /// ArgumentParser's status for it (64 for usage errors, or the `ExitCode` a command threw).
+    private static func exit(reporting error: any Error) -> Never {
+        let status = exitCode(for: error)
+        let text = message(for: error)
+        if status.isSuccess {
+            Terminal.line(text)
+        } else if !text.isEmpty {
+            Terminal.errorLine(text)
+        }
+        Foundation.exit(status.rawValue)
     }
 }

@@ -20,7 +20,8 @@ struct RequestCommand: AsyncParsableCommand {
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
               23  stdout could not be written (as curl): silently when its reader has gone \
             (`| head`), with one line on stderr otherwise (a full disk)
-              64  usage error: unknown option, bad URL, bad --transport or COURIER_TRANSPORT
+              64  usage error: unknown option, missing URL, bad URL, bad -H, -d with --json, \
+            bad --transport or COURIER_TRANSPORT; one line on stderr, `courier: <message>`
 
             Failures print one line to stderr: the method, the URL and Courier's typed error \
             (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`.

@@ -28,6 +28,13 @@ import Testing
         #expect(result.stderr.isEmpty, "\(result.stderrText)")
     }
 
+    @Test func helpIntoAClosedPipe() async throws {
+        let result = try await CourierToolProcess.runIntoClosedPipe(["request", "--help"], readBytes: 0)
+        #expect(result.reason == .exit, "ended by signal \(result.status)")
+        #expect(result.status == 23)
+        #expect(result.stderr.isEmpty, "\(result.stderrText)")
+    }
+
     /// `-d @-` reads stdin; one that cannot be read is a failed request, not a trap.
     @Test func unreadableStdinExitsOneWithOneLine() async throws {
         let directory = try #require(FileHandle(forReadingAtPath: FileManager.default.temporaryDirectory.path))
