@@ -2,8 +2,8 @@ import Foundation
 import ArgumentParser
 import CourierCurl
 
-// `--transport curl|urlsession`: parsed by `Transport(name:)`, so an unknown value fails with the
-// same message (naming the accepted values) as a bad COURIER_TRANSPORT, as a usage error (exit 64).
+// `--transport curl|urlsession`: parsed by `Transport(name:)`; an unknown value is a usage error
+// (exit 64) whose message, ArgumentParser's, names the accepted values from `allValueStrings`.
 extension Transport: ExpressibleByArgument {
     public init?(argument: String) {
         try? self.init(name: argument, source: "--transport")

@@ -119,12 +119,14 @@ import Testing
         #expect(variable.stderrText.contains("urlsession, curl"))
     }
 
-    @Test func transportDefaultsToCourierTransport() async throws {
+    @Test(arguments: [("curl", "deflate, gzip, br, zstd"), ("urlsession", "identity")])
+    func transportDefaultsToCourierTransport(transport: String, acceptEncoding: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
-        // --max-redirects is refused on urlsession, so accepting it shows curl was chosen.
-        let result = try await CourierToolProcess.run(["request", "--max-redirects", "5", server.url("/get").absoluteString], environment: ["COURIER_TRANSPORT": "curl"])
+        // The engines ask for different codings by default, which shows which one was chosen.
+        let result = try await CourierToolProcess.run(["request", server.url("/get").absoluteString], environment: ["COURIER_TRANSPORT": transport])
         #expect(result.status == 0, "\(result.stderrText)")
+        #expect(server.lastRequest?.value(for: "Accept-Encoding") == acceptEncoding)
     }
 
     @Test(arguments: transports)
