@@ -20,6 +20,11 @@ public struct Policies: Sendable, Equatable {
     /// Which redirects are followed and how (see ``RedirectPolicy``).
     public var redirects = RedirectPolicy()
 
+    /// Where cookies are kept and sent from, on every hop of a redirect chain; `nil` (the
+    /// default) for none, so every response depends only on its request. See
+    /// ``storingCookies(in:)``. Compared by identity.
+    public var cookies: CookieStore? = nil
+
     /// How long one call may take in total, redirects included, in seconds; `nil` (the default)
     /// for no limit. See ``totalDeadline(_:)``.
     public var totalDeadline: TimeInterval? = nil
@@ -39,11 +44,12 @@ public struct Policies: Sendable, Equatable {
     public init() {}
 
     /// The layers these policies put over an engine, outermost first: error descriptions, the
-    /// total deadline, redirects, then response validation on every hop.
+    /// total deadline, redirects, then on every hop cookies and response validation.
     public var layers: [NetworkingLayer] {
         var layers: [NetworkingLayer] = [describingErrors()]
         if let totalDeadline { layers.append(Courier.totalDeadline(totalDeadline)) }
         layers.append(followingRedirects(redirects))
+        if let cookies { layers.append(storingCookies(in: cookies)) }
         layers.append(validatingResponses())
         return layers
     }
@@ -51,5 +57,10 @@ public struct Policies: Sendable, Equatable {
     /// `engine` with ``layers`` over it.
     public func apply(to engine: @escaping Networking) -> Networking {
         layered(engine, layers)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.totalDeadline == rhs.totalDeadline
+            && lhs.maximumResponseBytes == rhs.maximumResponseBytes && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
     }
 }

@@ -46,6 +46,19 @@ import Testing
         #expect(sent.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer t", "Bearer t", nil])
     }
 
+    @Test func aCookieSetOnARedirectIsSentOnTheNextHopAndNotToAnotherSite() async throws {
+        let server = Server([
+            "/login": (302, ["Location": "/home", "Set-Cookie": "session=abc; Path=/"]),
+            "/home": (302, ["Location": "http://other.test/away"]),
+            "/away": (200, [:]),
+        ])
+        var policies = Policies()
+        policies.cookies = CookieStore()
+        _ = try await policies.apply(to: server.networking)(URLRequest(url: try #require(URL(string: "http://a.test/login"))))
+        let sent = server.received.withLock { $0 }
+        #expect(sent.map { $0.value(forHTTPHeaderField: "Cookie") } == [nil, "session=abc", nil])
+    }
+
     @Test func aRedirectLoopEndsWithTheLimitInWords() async throws {
         let server = Server(["/loop": (302, ["Location": "/loop"])])
         let networking = layered(server.networking, [describingErrors(), followingRedirects(RedirectPolicy(maximumRedirects: 4))])
@@ -151,5 +164,8 @@ import Testing
         #expect(policies.layers.count == 3)
         policies.totalDeadline = 5
         #expect(policies.layers.count == 4)
+        policies.cookies = CookieStore()
+        #expect(policies.layers.count == 5)
+        #expect(policies != Policies())
     }
 }
