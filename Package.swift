@@ -17,7 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         // Only the `courier` tool parses arguments; no library product depends on it.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
     ],
