@@ -78,10 +78,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Measurement tools, never products: a quick benchmark (scripts/quickbench) and a
+        // Measurement tools, never products, kept in Tools/ so that Sources/ holds only what
+        // users depend on and the `courier` tool: a quick benchmark (scripts/quickbench) and a
         // synchronous-main probe that valgrind can run (scripts/valgrind-probe).
-        .executableTarget(name: "courier-quickbench", dependencies: ["Courier", "CourierCurl", "CourierTestServer"]),
-        .executableTarget(name: "courier-valgrind-probe", dependencies: ["CourierCurl", "CourierTestServer"]),
+        .executableTarget(
+            name: "courier-quickbench",
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
+            path: "Tools/courier-quickbench"
+        ),
+        .executableTarget(
+            name: "courier-valgrind-probe",
+            dependencies: ["CourierCurl", "CourierTestServer"],
+            path: "Tools/courier-valgrind-probe"
+        ),
         // Helpers shared by test targets; a plain target, so it is never a product.
         .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestSupport"]),
