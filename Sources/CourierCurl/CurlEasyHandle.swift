@@ -9,8 +9,12 @@ final class CurlEasyHandle {
     let pointer: Curl.EasyPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Makes a handle with the transport's settings: safe defaults (issue 4, item 7), TLS,
-    /// decoding and the callbacks.
+    /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
+    /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
+    /// signals in a multithreaded process, no scheme but http and https (on redirects too), no
+    /// redirect followed inside libcurl (the transport follows them so that it can strip
+    /// credentials across origins), no credentials from `~/.netrc`, and no proxy from the
+    /// environment unless the configuration names one.
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         pointer = try Curl.easyInit()
         errorBuffer = .allocate(capacity: Curl.errorBufferSize)
