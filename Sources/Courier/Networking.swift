@@ -26,12 +26,15 @@ import Foundation
 ///   cancellation), with the code URLSession uses for the same event, so callers can switch
 ///   transports without changing their error handling;
 /// - throw ``RequestError`` for requests it refuses to send, before anything goes on the wire
-///   (see ``Foundation/URLRequest/validateForSending()``);
+///   (see `URLRequest.validateForSending()`);
 /// - honour Task cancellation promptly by throwing `URLError(.cancelled)`.
 public typealias Networking = @Sendable (URLRequest) async throws -> (Data, URLResponse)
 
 /// A function that rewrites a request before it is sent, e.g. to add a header.
 ///
-/// Modifiers compose with any ``Networking`` through ``compose(_:_:)-(_,Networking)`` or
-/// ``Networking/modified(by:)``-style helpers such as ``bearerToken(_:)``.
+/// ``compose(_:_:)-922zo`` puts a modifier in front of any ``Networking`` and gives a
+/// ``Networking`` that modifies every request it sends:
+/// `compose(bearerToken(token), transport.networking)`. ``bearerToken(_:)``, ``header(_:_:)``,
+/// ``defaultHeaders(_:)`` and ``userAgent(_:)`` make the common ones; any
+/// `(URLRequest) -> URLRequest` closure is one too.
 public typealias RequestModifier = @Sendable (URLRequest) -> URLRequest
