@@ -11,7 +11,16 @@ import Foundation
 /// Request<Todo>("todos", method: .post(.json(newTodo)))
 /// Request<Void>("todos/7", method: .delete)
 /// ```
-public enum HTTPMethod: Sendable {
+///
+/// Two methods are equal when they are the same case with equal payloads: the same query items
+/// in the same order, bodies equal as ``RequestBody`` compares them, and custom names equal
+/// letter for letter (method names are case-sensitive), so `method == .get()` tests for a `GET`
+/// without query items. ``options`` is `.custom("OPTIONS")`, and `.custom("GET")` is not
+/// ``get(_:)``.
+///
+/// "Building type-safe networking in Swift" calls this type `HttpMethod`; Courier spells it as
+/// Foundation spells `HTTPURLResponse`.
+public enum HTTPMethod: Sendable, Equatable {
     /// `GET`, with query items appended to the URL's query.
     case get([URLQueryItem] = [])
     /// `HEAD`: the response has headers and never a body.

@@ -5,7 +5,12 @@ import Foundation
 /// JSON bodies are encoded when the request is built, with the encoder of the ``APIClient``
 /// that sends them, so one client-wide `JSONEncoder` configuration (dates, key strategy)
 /// applies to every request.
-public struct RequestBody: Sendable {
+///
+/// Two bodies are equal when they have the same ``contentType`` and the same bytes, a JSON body
+/// encoded for the comparison by a `JSONEncoder` whose only setting is `.sortedKeys` (so the
+/// order of a dictionary's keys does not matter). Two bodies that fail to encode are equal when
+/// they fail with the same ``RequestError``.
+public struct RequestBody: Sendable, Equatable {
     /// The `Content-Type` set on the request unless its headers already name one.
     public var contentType: String?
     private let encode: @Sendable (JSONEncoder) throws -> Data
@@ -44,5 +49,17 @@ public struct RequestBody: Sendable {
         } catch {
             throw .bodyEncodingFailed(description: String(describing: error))
         }
+    }
+
+    public static func == (lhs: RequestBody, rhs: RequestBody) -> Bool {
+        lhs.contentType == rhs.contentType && lhs.comparedBytes == rhs.comparedBytes
+    }
+
+    /// The bytes `==` compares: encoded once per comparison, with sorted keys so that two equal
+    /// dictionaries compare equal whatever order they hold their keys in.
+    private var comparedBytes: Result<Data, RequestError> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return Result { () throws(RequestError) in try data(using: encoder) }
     }
 }
