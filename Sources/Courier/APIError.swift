@@ -6,12 +6,13 @@ import Foundation
 /// Every way a call through ``Dispatcher`` or ``APIClient`` can fail, with the context needed to
 /// act on it: the method, the URL, and where a response arrived, its status and body bytes.
 ///
-/// Switch on ``kind`` for the cause:
+/// Switch on ``kind`` for the cause, or compare it (`error.kind == .notFound`):
 ///
 /// ```swift
-/// do {
-///     let user = try await client.send(.user(id: 42))
-/// } catch {                                   // error is APIError (typed throws)
+/// do throws(APIError) {
+///     let user = try await client.send(Request<User>("users/42"))
+///     show(user)
+/// } catch {
 ///     switch error.kind {
 ///     case .notFound: showMissing()
 ///     case .unauthorized: signIn()
@@ -20,8 +21,16 @@ import Foundation
 ///     }
 /// }
 /// ```
+///
+/// ``APIClient`` and ``Dispatcher`` throw only `APIError` (typed throws). A `do` block in a
+/// function infers that type, but inside a closure such as `Task { }` the caught `error` is
+/// `any Error`: write `do throws(APIError)` as above, or `catch let error as APIError` when
+/// the block throws other errors too.
 public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The cause of an ``APIError``.
+    ///
+    /// Kinds are `Equatable`; ``==(_:_:)`` says what it compares for the two kinds that carry
+    /// an error, ``decoding(_:)`` and ``transport(_:)``.
     public enum Kind: Sendable {
         /// 400 Bad Request.
         case badRequest
