@@ -8,6 +8,9 @@ import Foundation
 ///
 /// The dispatcher knows nothing about transports: give it a `URLSessionTransport`, a
 /// `CurlTransport`, a composed ``Networking`` or a closure double.
+///
+/// WireKit calls this type `NetworkDispatcher`; its `dispatch(request:)` is
+/// ``dispatch(_:as:)`` here, and its `NetworkRequestError` cases are ``APIError/Kind`` cases.
 public struct Dispatcher: Sendable {
     /// Sends the requests.
     public var networking: Networking

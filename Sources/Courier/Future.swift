@@ -14,9 +14,14 @@ import Synchronization
 ///     .onError { error in print("Failed: \(error)") }
 /// ```
 ///
-/// Create one with a ``Promise`` (completed by hand), from an `async` operation with
-/// ``init(operation:)``, or already completed with ``init(value:)``, ``init(error:)`` or
-/// ``init(result:)``. Go back to `async` code with ``value``.
+/// Create one with a ``Promise`` (completed by hand, e.g. from a completion handler), from an
+/// `async` operation with ``init(operation:)``, or already completed with ``init(value:)``,
+/// ``init(error:)`` or ``init(result:)``. Go back to `async` code with ``value``. Observe it
+/// with ``observe(_:)``, which "API Design — Deriving Future" calls `onResult`.
+///
+/// Combine has a `Future` too. In a file that imports Combine or OpenCombine as well as
+/// Courier, the plain name is ambiguous: write `Courier.Future`, or `CourierFuture`, which
+/// CourierCombine declares for this.
 ///
 /// ## Guarantees
 ///
