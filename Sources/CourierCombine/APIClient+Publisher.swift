@@ -17,10 +17,17 @@ extension APIClient {
     /// A publisher that sends `request` and emits the decoded `Response`.
     ///
     /// ```swift
-    /// client.publisher(for: .repos(of: "apple"))
-    ///     .receive(on: DispatchQueue.main)
-    ///     .sink { completion in … } receiveValue: { repos in … }
+    /// let subscription = client.publisher(for: .repos(of: "apple"))
+    ///     .sink { completion in
+    ///         if case .failure(let error) = completion { print(error.kind) }
+    ///     } receiveValue: { repos in
+    ///         print(repos.map(\.name))
+    ///     }
     /// ```
+    ///
+    /// Values arrive on a thread of Swift's global concurrent executor; add `receive(on:)` with
+    /// your scheduler to move them (on Linux, OpenCombine's schedulers for Dispatch come from
+    /// its `OpenCombineDispatch` product).
     public func publisher<Response: Decodable & Sendable>(
         for request: Request<Response>
     ) -> AnyPublisher<Response, APIError> {

@@ -22,13 +22,17 @@ import Courier
 ///
 ///     func feed() -> AnyPublisher<Feed, any Error> {
 ///         networking(URLRequest(url: feedURL))
-///             .map(\.data)
-///             .decode(type: Feed.self, decoder: JSONDecoder())
+///             .tryMap { try JSONDecoder().decode(Feed.self, from: $0.data) }
 ///             .eraseToAnyPublisher()
 ///     }
 /// }
 /// let service = FeedService(networking: networkingPublisher(from: URLSessionTransport().networking))
 /// ```
+///
+/// The articles write `.map(\.data).decode(type: Feed.self, decoder: JSONDecoder())`, which
+/// needs `JSONDecoder` to be a `TopLevelDecoder`. It is one in Apple's Combine; with OpenCombine
+/// on Linux it is not, unless you add OpenCombine's `OpenCombineFoundation` product. `tryMap`
+/// and `decode(_:from:)` work with both.
 public typealias NetworkingPublisher = (URLRequest) -> AnyPublisher<(data: Data, response: URLResponse), any Error>
 
 /// Returns a publisher that sends `request` through `networking` for each subscriber.
