@@ -110,6 +110,33 @@ let package = Package(
             name: "CourierParityTests",
             dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer"]
         ),
+        // Every ```swift block of README.md and of the DocC catalogs, as files the build compiles,
+        // so that an API change which breaks an example breaks the build. The README's and the
+        // catalogs' examples are separate modules so that each may declare its own `Repo` or
+        // `User`; member-import visibility makes each file's own imports the ones it needs.
+        // CourierSnippetTests fails when a document's block is not found in these files.
+        .target(
+            name: "ReadmeSnippets",
+            dependencies: ["Courier", "CourierCurl"],
+            path: "Tests/Snippets/README",
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        .target(
+            name: "DocCSnippets",
+            dependencies: [
+                "Courier",
+                "CourierCombine",
+                "CourierCurl",
+                "CourierParity",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/Snippets/DocC",
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        .testTarget(
+            name: "CourierSnippetTests",
+            dependencies: ["Courier", "ReadmeSnippets", "DocCSnippets", "CourierTestServer", "CourierTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
