@@ -22,4 +22,18 @@ import Testing
         }
         #expect(kind == .notFound)
     }
+
+    @Test func configuredClientSendsThroughTheConfiguredTransport() async throws {
+        let data = try await withTestServer { server in
+            try await makeClient(baseURL: server.baseURL).send(Request<Data>("get"))
+        }
+        #expect(!data.isEmpty)
+    }
+
+    @Test func parityReportFindsNoDifferenceOnPlainRoutes() async throws {
+        let differences = try await withTestServer { server in
+            try await disagreements(on: [server.url("/get"), server.url("/status/404")])
+        }
+        #expect(differences.isEmpty)
+    }
 }

@@ -17,6 +17,7 @@ import Testing
         let documents = try Documentation.documentPaths()
         #expect(documents.contains("README.md"))
         #expect(documents.contains("Sources/Courier/Courier.docc/Courier.md"))
+        #expect(documents.contains("Sources/Courier/Courier.docc/ChoosingATransport.md"))
         #expect(FencedCodeBlock.all(in: try Documentation.text(of: "README.md")).contains(where: \.isCompiledSwift))
         #expect(!(try Documentation.snippetSources()).isEmpty)
     }
