@@ -36,4 +36,63 @@ import Testing
         }
         #expect(differences.isEmpty)
     }
+
+    @Test func productLoadingChainsRequestDataAndDecoding() async throws {
+        let stub = StubNetworking(body: #"{"id": 7, "name": "iPad Pro"}"#)
+        let api = ProductAPI(baseURL: try #require(URL(string: "https://shop.example.com/")), networking: stub.networking)
+        let product = try await awaitWithin { try await api.loading(productID: 7)().value }
+        #expect(product.name == "iPad Pro")
+        #expect(stub.requests.map(\.url?.absoluteString) == ["https://shop.example.com/products/7"])
+        #expect(try await previewLoading().value.id == 7)
+    }
+
+    @Test func feedServicesTakeAMockAndAnAuthorizedNetworking() async throws {
+        #expect(try await mockedFeedService.fetchFeed().items == ["hello"])
+        let stub = StubNetworking(body: #"{"items": []}"#)
+        let service = authorizedFeedService(token: "t0k", feedURL: try #require(URL(string: "https://example.com/feed")), networking: stub.networking)
+        #expect(try await service.fetchFeed().items.isEmpty)
+        #expect(stub.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer t0k")
+    }
+
+    @Test func todoStoreMapsFailuresToWireKitNames() async throws {
+        let (missing, undecodable) = try await withTestServer { server in
+            let missing = await TodoStore(baseURL: server.baseURL).titles()
+            let undecodable = await TodoStore(baseURL: server.url("/anything/")).titles()
+            return (missing, undecodable)
+        }
+        guard case .failure(let notFound) = missing, case .failure(let decoding) = undecodable else {
+            Issue.record("expected two failures, got \(missing) and \(undecodable)")
+            return
+        }
+        #expect(notFound.kind == .notFound)
+        #expect(message(for: notFound) == "not found")
+        #expect(message(for: decoding).hasPrefix("decodingError: "))
+    }
+
+    @Test func todoStoreSendsTheTodoAsJSON() async throws {
+        let stub = StubNetworking(body: #"{"title": "ship", "completed": true}"#)
+        let store = TodoStore(baseURL: try #require(URL(string: "https://todos.example.com/")), networking: stub.networking)
+        let added = try await store.add(Todo(title: "ship", completed: false))
+        #expect(added.completed)
+        #expect(stub.requests.first?.httpMethod == "POST")
+        #expect(stub.requests.first?.url?.absoluteString == "https://todos.example.com/todos")
+    }
+
+    @Test func futuresFromCallbacksAndFromAsyncCodeChain() async throws {
+        let empty = try #require(URL(string: "https://jars.example.com/empty"))
+        let full = try #require(URL(string: "https://jars.example.com/full"))
+        let stub = StubNetworking(body: #"{"cookies": 0}"#, bodies: [full.absoluteString: #"{"cookies": 3}"#])
+        let count = try await awaitWithin { try await countCookies(at: empty, refillFrom: full, using: stub.networking).value }
+        #expect(count == 3)
+        let fetched = try await awaitWithin { try await data(at: full, using: stub.networking).value }
+        #expect(String(decoding: fetched, as: UTF8.self) == #"{"cookies": 3}"#)
+    }
+
+    @Test func typeSafeSearchDecodesThroughThePhantomType() async throws {
+        let stub = StubNetworking(body: #"{"items": [{"id": 1, "name": "swift"}]}"#)
+        let repos = try await GitHub(networking: stub.networking).repositories(matching: "Swift")
+        #expect(repos.map(\.name) == ["swift"])
+        #expect(stub.requests.first?.url?.absoluteString == "https://api.github.com/search/repositories?q=Swift")
+        #expect(searchesSwift)
+    }
 }

@@ -18,6 +18,7 @@ import Testing
         #expect(documents.contains("README.md"))
         #expect(documents.contains("Sources/Courier/Courier.docc/Courier.md"))
         #expect(documents.contains("Sources/Courier/Courier.docc/ChoosingATransport.md"))
+        #expect(documents.contains("Sources/Courier/Courier.docc/ComingFromTheArticles.md"))
         #expect(FencedCodeBlock.all(in: try Documentation.text(of: "README.md")).contains(where: \.isCompiledSwift))
         #expect(!(try Documentation.snippetSources()).isEmpty)
     }
