@@ -95,4 +95,11 @@ import Testing
         #expect(stub.requests.first?.url?.absoluteString == "https://api.github.com/search/repositories?q=Swift")
         #expect(searchesSwift)
     }
+
+    @Test func latestPostIsACourierFuture() async throws {
+        let stub = StubNetworking(body: #"{"id": 1, "title": "Hello"}"#)
+        let service = PostService(client: APIClient(baseURL: try #require(URL(string: "https://blog.example.com/")), networking: stub.networking))
+        let post = try await awaitWithin { try await service.latestPost().value }
+        #expect(post.title == "Hello")
+    }
 }
