@@ -16,7 +16,8 @@ struct RequestCommand: AsyncParsableCommand {
             Exit codes:
               0   a response arrived (any status, unless --fail)
               1   the request failed: refused connection, timeout, too many redirects, a header \
-            or method the transport refuses, an unreadable -d @file or an unwritable -o file
+            or method the transport refuses, an unreadable -d @file, an unwritable -o file, or \
+            a cookie jar that cannot be read or written
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
               23  stdout could not be written (as curl): silently when its reader has gone \
             (`| head`), with one line on stderr otherwise (a full disk)
@@ -67,6 +68,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(help: "Exit 22 without writing the body when the status is 400 or above.")
     var fail = false
 
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Read cookies from FILE if it exists, send and keep them on every hop, and write them all back to FILE afterwards (Netscape format, as curl's -b FILE -c FILE).", valueName: "file"))
+    var cookieJar: String?
+
     func validate() throws {
         _ = try RequestURL.parse(url)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
@@ -98,9 +102,10 @@ struct RequestCommand: AsyncParsableCommand {
         // value holding CR or LF without a word, and the transport must see it to refuse it.
         request.allHTTPHeaderFields = HeaderArgument.fields(try headers.map(HeaderArgument.init), over: request.allHTTPHeaderFields ?? [:])
 
+        let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: target) }
         let networking: Networking
         do {
-            networking = try resolvedTransport().makeNetworking(urlSession: urlSessionConfiguration, curl: curlConfiguration)
+            networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
         } catch {
             throw failure(error)
         }
@@ -112,8 +117,12 @@ struct RequestCommand: AsyncParsableCommand {
             await progress?.finish(bytes: body.count)
         } catch {
             await progress?.finish(bytes: nil)
+            // curl writes its jar whatever the outcome: cookies from the hops before a failure
+            // were set all the same.
+            try jar?.save(method: method, url: target)
             throw failure(error)
         }
+        try jar?.save(method: method, url: target)
         guard let http = response as? HTTPURLResponse else {
             Terminal.errorLine(APIError(kind: .notHTTP, method: method, url: target).description)
             throw ExitCode(1)
@@ -141,21 +150,12 @@ struct RequestCommand: AsyncParsableCommand {
         try transport ?? Transport.fromEnvironment()
     }
 
-    private var policies: Policies {
+    private func policies(cookies: CookieStore?) -> Policies {
         var policies = Policies()
         if let timeout { policies.totalDeadline = timeout }
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
+        policies.cookies = cookies
         return policies
-    }
-
-    private var urlSessionConfiguration: URLSessionTransport.Configuration {
-        URLSessionTransport.Configuration(policies: policies)
-    }
-
-    private var curlConfiguration: CurlTransport.Configuration {
-        var configuration = CurlTransport.Configuration()
-        configuration.policies = policies
-        return configuration
     }
 
     private func applyBody(to request: inout URLRequest) throws {
@@ -180,7 +180,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     /// Foundation on Linux describes many file errors only as "NSCocoaErrorDomain error 256";
     /// the POSIX error underneath says what went wrong.
-    private static func describe(fileError error: any Error) -> String {
+    static func describe(fileError error: any Error) -> String {
         // Stored as a `POSIXError`, which `as? NSError` does not match on Linux.
         if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error {
             let posix = underlying as NSError

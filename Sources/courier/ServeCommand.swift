@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try await TestServer.start(port: port)
         } catch {
-            Terminal.errorLine("courier serve: could not listen on 127.0.0.1:\(port): \(error)")
+            Terminal.errorLine("serve: could not listen on 127.0.0.1:\(port): \(error)")
             throw ExitCode(1)
         }
         Terminal.writeOut(Data("\(server.url("/").absoluteString)\n".utf8))

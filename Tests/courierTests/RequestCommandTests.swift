@@ -205,3 +205,38 @@ extension RequestCommandTests {
         #expect(result.stderrText.contains("POST http://127.0.0.1:1/anything: cannot read the request body"))
     }
 }
+
+extension RequestCommandTests {
+    /// curl's `-b FILE -c FILE` in one option: cookies set on a redirect reach the next hop, are
+    /// written to the jar, and are sent again by the next invocation.
+    @Test(arguments: transports)
+    func aCookieJarCarriesCookiesAcrossHopsAndInvocations(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let jar = temporaryPath(".cookies")
+        defer { try? FileManager.default.removeItem(atPath: jar) }
+
+        let first = try await CourierToolProcess.run(["request", "--transport", transport, "--cookie-jar", jar, server.url("/cookies/set?session=abc").absoluteString])
+        #expect(first.status == 0, "\(first.stderrText)")
+        #expect(first.stdoutText.contains(#""session":"abc""#), "\(first.stdoutText)")
+        let written = try String(contentsOfFile: jar, encoding: .utf8)
+        #expect(written.hasPrefix("# Netscape HTTP Cookie File"))
+        #expect(written.contains("127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc"), "\(written)")
+
+        let second = try await CourierToolProcess.run(["request", "--transport", transport, "-c", jar, server.url("/cookies").absoluteString])
+        #expect(second.status == 0, "\(second.stderrText)")
+        #expect(second.stdoutText.contains(#""session":"abc""#), "\(second.stdoutText)")
+    }
+
+    @Test func aMalformedJarLineIsSkippedWithAWarning() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let jar = temporaryPath(".cookies")
+        defer { try? FileManager.default.removeItem(atPath: jar) }
+        try "# Netscape HTTP Cookie File\nnot a cookie line\n127.0.0.1\tFALSE\t/\tFALSE\t0\tkept\tyes\n".write(toFile: jar, atomically: true, encoding: .utf8)
+        let result = try await CourierToolProcess.run(["request", "--cookie-jar", jar, server.url("/cookies").absoluteString])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.hasPrefix("courier: warning: \(jar):2: "), "\(result.stderrText)")
+        #expect(result.stdoutText.contains(#""kept":"yes""#), "\(result.stdoutText)")
+    }
+}
