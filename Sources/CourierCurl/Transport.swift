@@ -84,6 +84,13 @@ public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringC
     /// Where it came from, e.g. `COURIER_TRANSPORT`.
     public var source: String
 
+    /// Creates an error for `value`, read from `source`; public so that other readers of
+    /// configuration (a file, a `ConfigReader`) report a bad name the same way.
+    public init(value: String, source: String) {
+        self.value = value
+        self.source = source
+    }
+
     public var description: String {
         let accepted = Transport.allCases.map(\.rawValue).joined(separator: ", ")
         return "\(source)=\(value.debugDescription) is not a transport; accepted values: \(accepted) (unset means \(Transport.default))"
