@@ -2,6 +2,8 @@
 import PackageDescription
 
 // `Courier`, `CourierCurl` and `CourierCombine` are what users depend on; none pulls in SwiftNIO.
+// `CourierConfiguration` is the only product that depends on swift-configuration, so an app that
+// never reads a ConfigReader never fetches or builds it (SwiftPM resolves by target).
 // `CourierTestServer` is a separate product so the tests, the `courier` tool and the
 // benchmarks package can share one HTTP server without it ever reaching an app.
 let package = Package(
@@ -11,6 +13,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
+        .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierParity", targets: ["CourierParity"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier", targets: ["courier"]),
@@ -20,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         // Only the `courier` tool parses arguments; no library product depends on it.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        // JSON only, named rather than left to the default set, so a later default (YAML, reloading,
+        // logging) never reaches Courier's users unasked; an app enables more traits itself.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
     ],
     targets: [
         .target(name: "Courier"),
@@ -38,6 +44,14 @@ let package = Package(
         ),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurl"]),
         .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
+        .target(
+            name: "CourierConfiguration",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
         .systemLibrary(
             name: "CZlib",
             path: "Modules/CZlib",
@@ -105,6 +119,16 @@ let package = Package(
         .testTarget(
             name: "CourierTransportTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
+        ),
+        .testTarget(
+            name: "CourierConfigurationTests",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierConfiguration",
+                "CourierTestServer",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
         ),
         .testTarget(
             name: "CourierParityTests",

@@ -1,0 +1,62 @@
+import Configuration
+import Courier
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension Policies {
+    /// Reads the policies both transports share from `config`; an absent key keeps the default
+    /// of ``Courier/Policies/init()``.
+    ///
+    /// Keys are relative to `config`, which the caller scopes (conventionally
+    /// `config.scoped(to: "courier")`, so the environment spelling starts with `COURIER_`):
+    ///
+    /// | Key | Type | Default | Accepted | Sets |
+    /// |---|---|---|---|---|
+    /// | `redirects.maximum` | int | `20` | 0 or more; 0 returns every 3xx as it is | `redirects.maximumRedirects` |
+    /// | `redirects.allowsInsecure` | bool | `false` | `true`, `false` | `redirects.allowsInsecureRedirects` |
+    /// | `redirects.sensitiveHeaderNames` | string list | none | header names | `redirects.sensitiveHeaderNames` |
+    /// | `timeouts.total` | double, seconds | no limit | above 0 | `totalDeadline` |
+    /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
+    /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
+    ///
+    /// A list is an array in a file and comma-separated in the environment. See
+    /// ``Transport/makeNetworking(config:)`` for every key of every transport.
+    ///
+    /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
+    ///   accepts, when a value is of the wrong type or out of range.
+    public init(config: ConfigReader) throws(ConfigurationValueError) {
+        self.init()
+        let reader = SettingReader(config)
+        redirects.maximumRedirects = try reader.integer(
+            "redirects.maximum",
+            default: redirects.maximumRedirects,
+            minimum: 0,
+            accepted: "a whole number, 0 or more (0 returns every redirect response as it is)"
+        )
+        redirects.allowsInsecureRedirects = try reader.bool("redirects.allowsInsecure", default: redirects.allowsInsecureRedirects)
+        if let names = try reader.list(
+            "redirects.sensitiveHeaderNames",
+            accepted: "a list of header names",
+            isValid: HeaderSyntax.isToken
+        ) {
+            redirects.sensitiveHeaderNames = Set(names)
+        }
+        totalDeadline = try reader.seconds(
+            "timeouts.total",
+            minimum: 0,
+            allowsMinimum: false,
+            accepted: "a number of seconds above 0 (leave the key out for no limit)"
+        ) ?? totalDeadline
+        maximumResponseBytes = try reader.integer(
+            "limits.responseBytes",
+            default: maximumResponseBytes,
+            minimum: 0,
+            accepted: "a whole number of bytes, 0 or more"
+        )
+        maximumHeaderBytes = try reader.integer(
+            "limits.headerBytes",
+            default: maximumHeaderBytes,
+            minimum: 1,
+            accepted: "a whole number of bytes, 1 or more"
+        )
+    }
+}

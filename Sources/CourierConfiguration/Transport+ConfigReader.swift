@@ -1,0 +1,93 @@
+import Configuration
+import Courier
+import CourierCurl
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension Transport {
+    /// Reads the transport's name from the `transport` key of `config`; absent or empty means
+    /// ``CourierCurl/Transport/default``.
+    ///
+    /// Scoped to `courier`, the key is `courier.transport`, which `EnvironmentVariablesProvider`
+    /// spells `COURIER_TRANSPORT`: the variable ``CourierCurl/Transport/init(environment:)``
+    /// reads, with the same values and the same error.
+    ///
+    /// ```swift
+    /// // COURIER_TRANSPORT=curl ./MyService
+    /// let config = ConfigReader(provider: EnvironmentVariablesProvider())
+    /// let transport = try Transport(config: config.scoped(to: "courier"))
+    /// ```
+    ///
+    /// - Throws: ``CourierCurl/TransportSelectionError`` whose `source` is the full key, e.g.
+    ///   `courier.transport="libcurl" is not a transport; accepted values: urlsession, curl`.
+    public init(config: ConfigReader) throws(TransportSelectionError) {
+        let reader = SettingReader(config)
+        let name: String?
+        do {
+            name = try reader.string("transport", accepted: "")
+        } catch {
+            // Not a string at all (a number in a JSON file): the same mistake as a misspelt name.
+            throw TransportSelectionError(value: error.value ?? "", source: reader.fullKey("transport"))
+        }
+        guard let name else {
+            self = .default
+            return
+        }
+        try self.init(name: name, source: reader.fullKey("transport"))
+    }
+
+    /// Builds the configured transport, with its engine settings and the shared policies, all
+    /// read from `config`, and returns its ``Courier/Networking``, which keeps it alive.
+    ///
+    /// ```swift
+    /// let config = ConfigReader(providers: [
+    ///     EnvironmentVariablesProvider(),
+    ///     try await FileProvider<JSONSnapshot>(filePath: "courier.json", allowMissing: true),
+    /// ])
+    /// let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+    /// ```
+    ///
+    /// Keys are relative to `config`. Scoped to `courier` as above, they are, with their
+    /// spelling in the environment (`EnvironmentVariablesProvider` upper-cases each word and
+    /// joins with `_`):
+    ///
+    /// | Key | Environment | Type | Default | Accepted |
+    /// |---|---|---|---|---|
+    /// | `courier.transport` | `COURIER_TRANSPORT` | string | `urlsession` | `urlsession`, `curl`, any case |
+    /// | `courier.redirects.maximum` | `COURIER_REDIRECTS_MAXIMUM` | int | `20` | 0 or more; 0 follows none |
+    /// | `courier.redirects.allowsInsecure` | `COURIER_REDIRECTS_ALLOWS_INSECURE` | bool | `false` | `true`, `false` |
+    /// | `courier.redirects.sensitiveHeaderNames` | `COURIER_REDIRECTS_SENSITIVE_HEADER_NAMES` | string list | none | header names |
+    /// | `courier.timeouts.total` | `COURIER_TIMEOUTS_TOTAL` | double, seconds | no limit | above 0 |
+    /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
+    /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
+    /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
+    /// | `courier.curl.connectTimeout` | `COURIER_CURL_CONNECT_TIMEOUT` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` |
+    /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
+    /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
+    /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
+    /// | `courier.curl.proxy` | `COURIER_CURL_PROXY` | string, secret | no proxy | a proxy URL |
+    /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | what URLSession sends | any |
+    /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
+    /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
+    /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
+    /// | `courier.urlsession.cookies` | `COURIER_URLSESSION_COOKIES` | string | `none` | `none`, `shared` |
+    /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
+    ///
+    /// The `redirects`, `timeouts` and `limits` keys are the ``Courier/Policies`` both
+    /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
+    /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
+    /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are
+    /// checked whichever transport is chosen, so a configuration that loads stays valid when
+    /// `courier.transport` changes. An empty string counts as absent; a list is an array in a
+    /// file and comma-separated in the environment; a bool in the environment may also be
+    /// `yes`, `no`, `1` or `0`. Booleans and numbers in a JSON file are JSON's own, not strings.
+    ///
+    /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
+    ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
+    ///   what it accepts), and what the transport's initializer throws.
+    public static func makeNetworking(config: ConfigReader) throws -> Networking {
+        let transport = try Transport(config: config)
+        let urlSession = try URLSessionTransport.Configuration(config: config)
+        let curl = try CurlTransport.Configuration(config: config)
+        return try transport.makeNetworking(urlSession: urlSession, curl: curl)
+    }
+}

@@ -1,0 +1,75 @@
+import Configuration
+import Courier
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension URLSessionTransport.Configuration {
+    /// Reads the URLSession engine's settings from the `urlsession` keys of `config`, and the
+    /// shared policies as ``Courier/Policies/init(config:)`` does; an absent key keeps the
+    /// default of `URLSessionTransport.Configuration()`.
+    ///
+    /// Keys are relative to `config`, which the caller scopes (conventionally
+    /// `config.scoped(to: "courier")`):
+    ///
+    /// | Key | Type | Default | Accepted | Sets |
+    /// |---|---|---|---|---|
+    /// | `urlsession.timeoutIntervalForRequest` | double, seconds | `60` | above 0 | `timeoutIntervalForRequest` |
+    /// | `urlsession.timeoutIntervalForResource` | double, seconds | `604800` (7 days) | above 0 | `timeoutIntervalForResource` |
+    /// | `urlsession.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
+    /// | `urlsession.cookies` | string | `none` | `none`, `shared` | `cookies` |
+    /// | `urlsession.additionalHeaders` | string list, secret | none | `Name: value` entries | `additionalHeaders` |
+    /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
+    ///
+    /// A list is an array in a file and comma-separated in the environment, so in the
+    /// environment a header value cannot itself hold a comma (use a file, or give
+    /// `EnvironmentVariablesProvider` another `arraySeparator`). The headers are read as a
+    /// secret, since they may carry credentials: access logs redact them and errors never quote
+    /// them.
+    ///
+    /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
+    ///   accepts, when a value is of the wrong type or out of range.
+    public init(config: ConfigReader) throws(ConfigurationValueError) {
+        self.init()
+        policies = try Policies(config: config)
+        let reader = SettingReader(config)
+        timeoutIntervalForRequest = try reader.seconds(
+            "urlsession.timeoutIntervalForRequest",
+            minimum: 0,
+            allowsMinimum: false,
+            accepted: "a number of seconds above 0"
+        ) ?? timeoutIntervalForRequest
+        timeoutIntervalForResource = try reader.seconds(
+            "urlsession.timeoutIntervalForResource",
+            minimum: 0,
+            allowsMinimum: false,
+            accepted: "a number of seconds above 0"
+        ) ?? timeoutIntervalForResource
+        maximumConnectionsPerHost = try reader.integer(
+            "urlsession.maximumConnectionsPerHost",
+            default: maximumConnectionsPerHost,
+            minimum: 1,
+            accepted: "a whole number, 1 or more"
+        )
+        let cookiesAccepted = "none, shared"
+        if let name = try reader.string("urlsession.cookies", accepted: cookiesAccepted) {
+            switch name.lowercased() {
+            case "none": cookies = .none
+            case "shared": cookies = .shared
+            default: throw reader.error("urlsession.cookies", value: name, accepted: cookiesAccepted)
+            }
+        }
+        if let entries = try reader.list(
+            "urlsession.additionalHeaders",
+            isSecret: true,
+            accepted: "a list of \"Name: value\" entries",
+            isValid: { HeaderSyntax.field($0) != nil }
+        ) {
+            var headers: [String: String] = [:]
+            for entry in entries {
+                guard let field = HeaderSyntax.field(entry) else { continue }
+                // A repeated name is one field whose values are joined, as RFC 9110 §5.3 allows.
+                headers[field.name] = headers[field.name].map { "\($0), \(field.value)" } ?? field.value
+            }
+            additionalHeaders = headers
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Configuration
+import Courier
+import CourierConfiguration
+import CourierCurl
+import CourierTestServer
+import Foundation
+import Testing
+
+@Suite struct ConfiguredTransportTests {
+    /// The settings reach the engine the key names: with following turned off by configuration,
+    /// each transport hands back the 302 itself. Only a loopback server is asked.
+    @Test(arguments: Transport.allCases)
+    func theConfiguredTransportObeysTheConfiguredPolicies(_ transport: Transport) async throws {
+        let server = try await TestServer.start()
+        do {
+            let config = ConfigReader(provider: InMemoryProvider(values: [
+                "courier.transport": .init(.string(transport.rawValue), isSecret: false),
+                "courier.redirects.maximum": 0,
+                "courier.timeouts.total": 10,
+            ]))
+            let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+            let (_, response) = try await networking(URLRequest(url: server.url("/redirect/1")))
+            #expect((response as? HTTPURLResponse)?.statusCode == 302)
+            #expect(server.requestCount == 1)
+        } catch {
+            try await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+    }
+
+    @Test func noKeysAtAllBuildTheDefaultTransport() throws {
+        _ = try Transport.makeNetworking(config: ConfigReader(provider: InMemoryProvider(values: [:])))
+    }
+}

@@ -1,0 +1,130 @@
+import Configuration
+import Courier
+import CourierConfiguration
+import CourierCurl
+import Testing
+
+@Suite struct ErrorMessageTests {
+    /// A bad value for a key, and the whole message `Transport.makeNetworking(config:)` gives.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var key: AbsoluteConfigKey
+        var value: ConfigValue
+        var message: String
+        var testDescription: String { "\(key)" }
+
+        init(_ key: AbsoluteConfigKey, _ value: ConfigValue, _ message: String) {
+            self.key = key
+            self.value = value
+            self.message = message
+        }
+    }
+
+    static let whole0 = "is not accepted; accepted values: a whole number, 0 or more"
+    static let whole1 = "is not accepted; accepted values: a whole number, 1 or more"
+    static let bool = "is not accepted; accepted values: true or false"
+    static let positiveSeconds = "is not accepted; accepted values: a number of seconds above 0"
+
+    static let cases: [Case] = [
+        Case("courier.transport", "libcurl", #"courier.transport="libcurl" is not a transport; accepted values: urlsession, curl (unset means urlsession)"#),
+        Case("courier.transport", 1, #"courier.transport="1" is not a transport; accepted values: urlsession, curl (unset means urlsession)"#),
+        Case("courier.redirects.maximum", -1, #"courier.redirects.maximum="-1" \#(whole0) (0 returns every redirect response as it is)"#),
+        Case("courier.redirects.maximum", 2.5, #"courier.redirects.maximum="2.5" \#(whole0) (0 returns every redirect response as it is)"#),
+        Case("courier.redirects.maximum", "five", #"courier.redirects.maximum="five" \#(whole0) (0 returns every redirect response as it is)"#),
+        Case("courier.redirects.allowsInsecure", "maybe", #"courier.redirects.allowsInsecure="maybe" \#(bool)"#),
+        Case(
+            "courier.redirects.sensitiveHeaderNames",
+            .init(.stringArray(["X-Api-Key", "X Session"]), isSecret: false),
+            #"courier.redirects.sensitiveHeaderNames="X Session" is not accepted; accepted values: a list of header names"#
+        ),
+        Case("courier.timeouts.total", 0, #"courier.timeouts.total="0.0" is not accepted; accepted values: a number of seconds above 0 (leave the key out for no limit)"#),
+        Case("courier.timeouts.total", "soon", #"courier.timeouts.total="soon" is not accepted; accepted values: a number of seconds above 0 (leave the key out for no limit)"#),
+        Case("courier.limits.responseBytes", -1, #"courier.limits.responseBytes="-1" is not accepted; accepted values: a whole number of bytes, 0 or more"#),
+        Case("courier.limits.headerBytes", 0, #"courier.limits.headerBytes="0" is not accepted; accepted values: a whole number of bytes, 1 or more"#),
+        Case("courier.curl.maximumConnectionsPerHost", 0, #"courier.curl.maximumConnectionsPerHost="0" \#(whole1)"#),
+        Case(
+            "courier.curl.connectTimeout",
+            -1.5,
+            #"courier.curl.connectTimeout="-1.5" is not accepted; accepted values: a number of seconds, 0 or more (0 leaves only the request's timeoutInterval)"#
+        ),
+        Case("courier.curl.verifiesPeer", "sometimes", #"courier.curl.verifiesPeer="sometimes" \#(bool)"#),
+        Case("courier.curl.verifiesHost", 1, #"courier.curl.verifiesHost="1" \#(bool)"#),
+        Case("courier.curl.caBundlePath", true, #"courier.curl.caBundlePath="true" is not accepted; accepted values: a path to a PEM file of CA certificates"#),
+        // A secret is never quoted back.
+        Case("courier.curl.proxy", 3128, "courier.curl.proxy=<secret> is not accepted; accepted values: a proxy URL such as http://proxy:3128"),
+        Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
+        Case("courier.urlsession.timeoutIntervalForRequest", 0, #"courier.urlsession.timeoutIntervalForRequest="0.0" \#(positiveSeconds)"#),
+        Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
+        Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),
+        Case("courier.urlsession.cookies", "Always", #"courier.urlsession.cookies="Always" is not accepted; accepted values: none, shared"#),
+        Case(
+            "courier.urlsession.additionalHeaders",
+            .init(.stringArray(["Authorization Bearer t0ken"]), isSecret: true),
+            #"courier.urlsession.additionalHeaders=<secret> is not accepted; accepted values: a list of "Name: value" entries"#
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func eachBadValueNamesTheFullKeyAndWhatItAccepts(_ bad: Case) {
+        let config = ConfigReader(provider: InMemoryProvider(values: [bad.key: bad.value])).scoped(to: "courier")
+        let error = #expect(throws: (any Error).self) { try Transport.makeNetworking(config: config) }
+        #expect(error.map { String(describing: $0) } == bad.message)
+    }
+
+    @Test func theErrorsAreTypedForCode() {
+        let config = ConfigReader(provider: InMemoryProvider(values: ["courier.limits.headerBytes": 0])).scoped(to: "courier")
+        #expect(throws: ConfigurationValueError(key: "courier.limits.headerBytes", value: "0", accepted: "a whole number of bytes, 1 or more")) {
+            try Policies(config: config)
+        }
+        let transport = ConfigReader(provider: InMemoryProvider(values: ["courier.transport": "nio"])).scoped(to: "courier")
+        #expect(throws: TransportSelectionError(value: "nio", source: "courier.transport")) {
+            try Transport(config: transport)
+        }
+    }
+
+    @Test func environmentValuesAreQuotedAsWritten() {
+        let provider = EnvironmentVariablesProvider(environmentVariables: [
+            "COURIER_TRANSPORT": "curl",
+            "COURIER_REDIRECTS_MAXIMUM": "twenty",
+        ])
+        let error = #expect(throws: ConfigurationValueError.self) {
+            try Transport.makeNetworking(config: ConfigReader(provider: provider).scoped(to: "courier"))
+        }
+        #expect(error?.description == #"courier.redirects.maximum="twenty" \#(Self.whole0) (0 returns every redirect response as it is)"#)
+
+        let bad = EnvironmentVariablesProvider(environmentVariables: ["COURIER_TRANSPORT": "curl-multi"])
+        let transportError = #expect(throws: TransportSelectionError.self) {
+            try Transport(config: ConfigReader(provider: bad).scoped(to: "courier"))
+        }
+        #expect(
+            transportError?.description
+                == #"courier.transport="curl-multi" is not a transport; accepted values: urlsession, curl (unset means urlsession)"#
+        )
+    }
+
+    @Test func aStringWhereANumberOrBoolBelongsIsNamed() async throws {
+        let file = try TemporaryJSONFile(#"{ "courier": { "limits": { "responseBytes": "64MiB" } } }"#)
+        defer { file.remove() }
+        let config = try await file.reader()
+        // In a JSON file, numbers and bools are JSON's own: "64MiB", or even "5", is a string.
+        let error = #expect(throws: ConfigurationValueError.self) { try Policies(config: config) }
+        #expect(error?.description == #"courier.limits.responseBytes="64MiB" is not accepted; accepted values: a whole number of bytes, 0 or more"#)
+
+        let memory = ConfigReader(provider: InMemoryProvider(values: ["curl.verifiesPeer": "yes"]))
+        let boolError = #expect(throws: ConfigurationValueError.self) { try CurlTransport.Configuration(config: memory) }
+        #expect(boolError?.description == #"curl.verifiesPeer="yes" \#(Self.bool)"#)
+    }
+
+    /// The key is named as a file spells it, through every scope the reader was given, so the
+    /// message points at the right line when Courier is configured under another name.
+    @Test func theFullKeyIncludesEveryScope() {
+        let config = ConfigReader(provider: InMemoryProvider(values: ["app.clients.github.redirects.maximum": -3]))
+        let scoped = #expect(throws: ConfigurationValueError.self) {
+            try Policies(config: config.scoped(to: "app").scoped(to: "clients.github"))
+        }
+        #expect(scoped?.key == "app.clients.github.redirects.maximum")
+
+        let root = ConfigReader(provider: InMemoryProvider(values: ["redirects.maximum": -3]))
+        let unscoped = #expect(throws: ConfigurationValueError.self) { try Policies(config: root) }
+        #expect(unscoped?.key == "redirects.maximum")
+    }
+}

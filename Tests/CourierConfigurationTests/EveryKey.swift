@@ -1,0 +1,147 @@
+import Configuration
+import Courier
+import CourierConfiguration
+import CourierCurl
+import Foundation
+import Testing
+
+/// One value, different from its default, for every key Courier reads, written the three ways a
+/// user writes them: in memory, in a JSON file and in the environment.
+enum EveryKey {
+    static let inMemory: [AbsoluteConfigKey: ConfigValue] = [
+        "courier.transport": "curl",
+        "courier.redirects.maximum": 5,
+        "courier.redirects.allowsInsecure": true,
+        "courier.redirects.sensitiveHeaderNames": .init(.stringArray(["X-Api-Key", "X-Session"]), isSecret: false),
+        "courier.timeouts.total": 12.5,
+        "courier.limits.responseBytes": 1_048_576,
+        "courier.limits.headerBytes": 16_384,
+        "courier.curl.maximumConnectionsPerHost": 2,
+        // An int where seconds are read: a user writing `3` means 3 s.
+        "courier.curl.connectTimeout": 3,
+        "courier.curl.verifiesPeer": false,
+        "courier.curl.verifiesHost": false,
+        "courier.curl.caBundlePath": "/etc/courier/ca.pem",
+        "courier.curl.proxy": "http://proxy.invalid:3128",
+        "courier.curl.userAgent": "courier-tests/1",
+        "courier.urlsession.timeoutIntervalForRequest": 7.5,
+        "courier.urlsession.timeoutIntervalForResource": 90,
+        "courier.urlsession.maximumConnectionsPerHost": 3,
+        "courier.urlsession.cookies": "shared",
+        "courier.urlsession.additionalHeaders": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
+    ]
+
+    static let json = """
+        {
+          "courier": {
+            "transport": "curl",
+            "redirects": { "maximum": 5, "allowsInsecure": true, "sensitiveHeaderNames": ["X-Api-Key", "X-Session"] },
+            "timeouts": { "total": 12.5 },
+            "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
+            "curl": {
+              "maximumConnectionsPerHost": 2,
+              "connectTimeout": 3,
+              "verifiesPeer": false,
+              "verifiesHost": false,
+              "caBundlePath": "/etc/courier/ca.pem",
+              "proxy": "http://proxy.invalid:3128",
+              "userAgent": "courier-tests/1"
+            },
+            "urlsession": {
+              "timeoutIntervalForRequest": 7.5,
+              "timeoutIntervalForResource": 90,
+              "maximumConnectionsPerHost": 3,
+              "cookies": "shared",
+              "additionalHeaders": ["X-Team: payments", "Accept-Language: en"]
+            }
+          }
+        }
+        """
+
+    /// The spelling `EnvironmentVariablesProvider` looks up for each key, as the key table
+    /// documents it.
+    static let environment: [String: String] = [
+        "COURIER_TRANSPORT": "curl",
+        "COURIER_REDIRECTS_MAXIMUM": "5",
+        "COURIER_REDIRECTS_ALLOWS_INSECURE": "true",
+        "COURIER_REDIRECTS_SENSITIVE_HEADER_NAMES": "X-Api-Key, X-Session",
+        "COURIER_TIMEOUTS_TOTAL": "12.5",
+        "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
+        "COURIER_LIMITS_HEADER_BYTES": "16384",
+        "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
+        "COURIER_CURL_CONNECT_TIMEOUT": "3",
+        "COURIER_CURL_VERIFIES_PEER": "false",
+        "COURIER_CURL_VERIFIES_HOST": "no",
+        "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
+        "COURIER_CURL_PROXY": "http://proxy.invalid:3128",
+        "COURIER_CURL_USER_AGENT": "courier-tests/1",
+        "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
+        "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
+        "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
+        "COURIER_URLSESSION_COOKIES": "shared",
+        "COURIER_URLSESSION_ADDITIONAL_HEADERS": "X-Team: payments,Accept-Language: en",
+    ]
+
+    static var policies: Policies {
+        var policies = Policies()
+        policies.redirects = RedirectPolicy(maximumRedirects: 5, allowsInsecureRedirects: true, sensitiveHeaderNames: ["X-Api-Key", "X-Session"])
+        policies.totalDeadline = 12.5
+        policies.maximumResponseBytes = 1_048_576
+        policies.maximumHeaderBytes = 16_384
+        return policies
+    }
+
+    static var curl: CurlTransport.Configuration {
+        var curl = CurlTransport.Configuration()
+        curl.policies = policies
+        curl.maximumConnectionsPerHost = 2
+        curl.connectTimeout = 3
+        curl.verifiesPeer = false
+        curl.verifiesHost = false
+        curl.caBundlePath = "/etc/courier/ca.pem"
+        curl.proxy = "http://proxy.invalid:3128"
+        curl.userAgent = "courier-tests/1"
+        return curl
+    }
+
+    /// Checks everything a reader of `config` (scoped to `courier`) builds against the values above.
+    static func expectEveryValue(in config: ConfigReader, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try Transport(config: config) == .curl, sourceLocation: sourceLocation)
+        #expect(try Policies(config: config) == policies, sourceLocation: sourceLocation)
+        #expect(try CurlTransport.Configuration(config: config) == curl, sourceLocation: sourceLocation)
+        let urlSession = try URLSessionTransport.Configuration(config: config)
+        #expect(urlSession.policies == policies, sourceLocation: sourceLocation)
+        #expect(urlSession.timeoutIntervalForRequest == 7.5, sourceLocation: sourceLocation)
+        #expect(urlSession.timeoutIntervalForResource == 90, sourceLocation: sourceLocation)
+        #expect(urlSession.maximumConnectionsPerHost == 3, sourceLocation: sourceLocation)
+        #expect(urlSession.cookies == .shared, sourceLocation: sourceLocation)
+        #expect(urlSession.additionalHeaders == ["X-Team": "payments", "Accept-Language": "en"], sourceLocation: sourceLocation)
+    }
+}
+
+/// A JSON file in a directory of its own, removed by `remove()`.
+struct TemporaryJSONFile {
+    let directory: URL
+    let path: String
+
+    init(_ contents: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("courier.json")
+        try Data(contents.utf8).write(to: file)
+        path = file.path
+    }
+
+    /// A reader of this file, scoped to `courier`.
+    func reader() async throws -> ConfigReader {
+        // FileProvider's own keys name the file, which spares this target a dependency on
+        // swift-system for `FilePath`.
+        let fileSettings = ConfigReader(provider: InMemoryProvider(values: ["filePath": .init(.string(path), isSecret: false)]))
+        let provider = try await FileProvider<JSONSnapshot>(config: fileSettings)
+        return ConfigReader(provider: provider).scoped(to: "courier")
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
