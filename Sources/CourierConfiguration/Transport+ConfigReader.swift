@@ -9,7 +9,7 @@ extension Transport {
     ///
     /// Scoped to `courier`, the key is `courier.transport`, which `EnvironmentVariablesProvider`
     /// spells `COURIER_TRANSPORT`: the variable ``CourierCurl/Transport/init(environment:)``
-    /// reads, with the same values and the same error.
+    /// reads, with the same values and the same error type (whose `source` is then the key).
     ///
     /// ```swift
     /// // COURIER_TRANSPORT=curl ./MyService
