@@ -141,7 +141,12 @@ let package = Package(
         // CourierSnippetTests fails when a document's block is not found in these files.
         .target(
             name: "ReadmeSnippets",
-            dependencies: ["Courier", "CourierCurl"],
+            dependencies: [
+                "Courier",
+                "CourierConfiguration",
+                "CourierCurl",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             path: "Tests/Snippets/README",
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
@@ -151,7 +156,9 @@ let package = Package(
                 "Courier",
                 "CourierCombine",
                 "CourierCurl",
+                "CourierConfiguration",
                 "CourierParity",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/Snippets/DocC",

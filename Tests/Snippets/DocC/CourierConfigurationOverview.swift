@@ -1,0 +1,11 @@
+import Configuration
+import Courier
+import CourierConfiguration
+import CourierCurl
+import Foundation
+
+func configuredClient(baseURL: URL) throws -> APIClient {
+    let config = ConfigReader(provider: EnvironmentVariablesProvider())
+    let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+    return APIClient(baseURL: baseURL, networking: networking)
+}

@@ -1,0 +1,10 @@
+import Configuration
+import Courier
+import CourierConfiguration
+import CourierCurl
+
+// COURIER_TRANSPORT=curl COURIER_REDIRECTS_MAXIMUM=5 COURIER_TIMEOUTS_TOTAL=30 ./MyService
+func configuredNetworking() throws -> Networking {
+    let config = ConfigReader(provider: EnvironmentVariablesProvider())
+    return try Transport.makeNetworking(config: config.scoped(to: "courier"))
+}
