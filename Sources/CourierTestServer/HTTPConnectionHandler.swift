@@ -7,6 +7,8 @@ import NIOHTTP1
 ///
 /// It sits behind NIO's `configureHTTPServerPipeline`, whose pipelining handler delivers one
 /// request at a time and whose error handler already answers unparsable requests with 400.
+/// Responses go out through NIO's encoder, except a ``RawReply``, whose bytes are written past
+/// it so that nothing normalises them.
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -28,10 +30,32 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     /// A response whose body is still being written.
     private struct Transfer {
-        var exchange: Exchange
-        var reply: Reply
+        /// `nil` for a HEAD request: the response ends with its head.
+        var body: Reply.Body?
         var offset = 0
-        var closesConnection: Bool
+        var output: Output
+        var ending: Ending
+    }
+
+    /// Where a response's bytes go.
+    private enum Output {
+        /// As `HTTPServerResponsePart`s, through NIO's pipelining handler, header validator and
+        /// encoder.
+        case encoder
+        /// As they are, from the response encoder's place in the pipeline: that is the handler
+        /// next to the socket, so the bytes pass none of the handlers that would check, reframe
+        /// or refuse them.
+        case socket(ChannelHandlerContext)
+    }
+
+    /// What follows the last byte of the body.
+    private enum Ending {
+        /// `.end`, then the next request, or a close once it is written.
+        case complete(closesConnection: Bool)
+        /// No `.end`: the connection closes once everything written has reached the socket.
+        case close
+        /// No `.end` and no close: the client waits for bytes that never come.
+        case stall
     }
 
     private enum State {
@@ -141,6 +165,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 self.start(reply, for: exchange, context: context)
             }
             state = .delaying(task)
+        case .raw(let raw):
+            start(raw, for: exchange, context: context)
         case .closeConnection:
             state = .closing
             context.close(promise: nil)
@@ -173,9 +199,28 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         } else if !exchange.supportsChunking {
             headers.replaceOrAdd(name: "Connection", value: "keep-alive")
         }
+        let ending: Ending
+        switch reply.framing {
+        case .truncated where !exchange.isHead: ending = .close
+        case .stalled where !exchange.isHead: ending = .stall
+        default: ending = .complete(closesConnection: closesConnection)
+        }
         let head = HTTPResponseHead(version: exchange.version, status: reply.status, headers: headers)
-        state = .sending(Transfer(exchange: exchange, reply: reply, closesConnection: closesConnection))
+        state = .sending(Transfer(body: exchange.isHead ? nil : reply.body, output: .encoder, ending: ending))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        continueSending(context: context)
+    }
+
+    private func start(_ raw: RawReply, for exchange: Exchange, context: ChannelHandlerContext) {
+        guard let socket = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        else {
+            // Not reachable with the pipeline `TestServer` builds; closing is the honest answer.
+            state = .closing
+            context.close(promise: nil)
+            return
+        }
+        state = .sending(Transfer(body: exchange.isHead ? nil : raw.body, output: .socket(socket), ending: .close))
+        socket.write(NIOAny(raw.head), promise: nil)
         continueSending(context: context)
     }
 
@@ -183,16 +228,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     /// latter case `channelWritabilityChanged` resumes it.
     private func continueSending(context: ChannelHandlerContext) {
         while case .sending(var transfer) = state {
-            let chunk =
-                transfer.exchange.isHead
-                ? nil : transfer.reply.body.chunk(at: transfer.offset, allocator: context.channel.allocator)
-            guard let chunk else {
+            guard let chunk = transfer.body?.chunk(at: transfer.offset, allocator: context.channel.allocator) else {
                 finish(transfer, context: context)
                 return
             }
             transfer.offset += chunk.readableBytes
             state = .sending(transfer)
-            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+            write(chunk, to: transfer.output, context: context, promise: nil)
             if !context.channel.isWritable {
                 context.flush()
                 return
@@ -201,25 +243,36 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {
-        if case .stalled = transfer.reply.framing, !transfer.exchange.isHead {
-            // No `.end` and no close: the client is left waiting for the rest.
+        switch transfer.ending {
+        case .stall:
             state = .silent
             context.flush()
-            return
-        }
-        let written: EventLoopFuture<Void>
-        if case .truncated = transfer.reply.framing, !transfer.exchange.isHead {
-            // No `.end`: the response must stay short of its Content-Length. The empty write only
-            // provides a future for when everything before it has reached the socket.
+        case .close:
+            // The empty write only provides a future for when everything before it has reached
+            // the socket; closing sooner would drop what is still queued.
             state = .closing
-            written = context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))))
-        } else {
+            let written = context.eventLoop.makePromise(of: Void.self)
+            write(ByteBuffer(), to: transfer.output, context: context, promise: written)
+            context.flush()
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        case .complete(let closesConnection):
             // Set before writing `.end`, which can synchronously deliver a pipelined request.
-            state = transfer.closesConnection ? .closing : .idle
-            written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            state = closesConnection ? .closing : .idle
+            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            if closesConnection {
+                written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
         }
-        if transfer.closesConnection {
-            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    private func write(
+        _ bytes: ByteBuffer, to output: Output, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?
+    ) {
+        switch output {
+        case .encoder:
+            context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: promise)
+        case .socket(let socket):
+            socket.write(NIOAny(bytes), promise: promise)
         }
     }
 

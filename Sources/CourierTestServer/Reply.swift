@@ -13,8 +13,9 @@ struct Reply: Sendable {
         /// ``DeterministicBytes``, produced `chunkSize` bytes at a time so large bodies are
         /// generated as the socket drains instead of all up front.
         case deterministic(count: Int, seed: UInt64, chunkSize: Int)
-        /// `chunk` again and again, forever: only for ``Framing/chunked``, where no length is
-        /// announced. Written as the socket drains, so it costs the server no memory.
+        /// `chunk` again and again, forever: only where no length is announced (``Framing/chunked``,
+        /// or a ``RawReply`` that ends with the connection). Written as the socket drains, so it
+        /// costs the server no memory.
         case endless(chunk: ByteBuffer)
 
         var count: Int {

@@ -30,6 +30,14 @@ extension TestServer {
         )
     }
 
+    /// Like ``infinite(_:)`` but with no framing at all, the body ending only with the
+    /// connection. Raw, because NIO's encoder would chunk an HTTP/1.1 body with no length.
+    static func infiniteCloseDelimited(_ request: RouteRequest) -> RouteAction {
+        let lines = ["HTTP/1.1 200 OK", "Content-Type: application/octet-stream", "Connection: close"]
+        let chunk = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
+        return .raw(RawReply(lines: lines, body: .endless(chunk: chunk)))
+    }
+
     static func gzipBomb(_ request: RouteRequest) -> RouteAction {
         guard let mebibytes = request.integer("mib", in: 1...1024) else {
             return .reply(.badRequest("mib must be 1...1024"))

@@ -34,6 +34,7 @@ extension TestServer {
         Route("/never", { _ in .neverAnswer }),
         Route("/stall/{count}", stall),
         Route("/infinite", infinite),
+        Route("/infinite/close-delimited", infiniteCloseDelimited),
         Route("/gzip-bomb/{mib}", gzipBomb),
         Route("/many-headers/{count}", manyHeaders),
     ]

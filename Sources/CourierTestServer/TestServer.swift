@@ -39,7 +39,8 @@ import NIOPosix
 /// - `/never`: reads the request and never answers, holding the connection open until the
 ///   client leaves or the server shuts down. `/stall/{n}`: `Content-Length: 2n`, `n` bytes, then
 ///   silence on an open connection. `/infinite`: a chunked body of zeros that never ends,
-///   written only as fast as the socket drains.
+///   written only as fast as the socket drains. `/infinite/close-delimited`: the same with
+///   neither `Content-Length` nor chunking, a body that would end only with the connection.
 /// - `/gzip-bomb/{mib}`: gzip that inflates to `mib` MiB of zeros (1...1024), generated once
 ///   per size and cached. `/brotli`, `/zstd`: an ``Echo`` with `Content-Encoding: br` / `zstd`.
 /// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).

@@ -104,7 +104,8 @@ struct RawConnection {
         return pending
     }
 
-    private mutating func read(count: Int) async throws -> [UInt8] {
+    /// Reads exactly `count` bytes, failing if the connection closes first.
+    mutating func read(count: Int) async throws -> [UInt8] {
         while pending.count < count {
             guard try await receive() else {
                 throw Failure(description: "connection closed after \(pending.count) of \(count) bytes")
