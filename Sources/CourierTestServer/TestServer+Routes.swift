@@ -37,6 +37,16 @@ extension TestServer {
         Route("/infinite/close-delimited", infiniteCloseDelimited),
         Route("/gzip-bomb/{mib}", gzipBomb),
         Route("/many-headers/{count}", manyHeaders),
+        // Hostile: replies that break HTTP/1.1's rules, written as raw bytes
+        Route("/content-length/conflicting", conflictingContentLength),
+        Route("/content-length/repeated", repeatedContentLength),
+        Route("/content-length/list", listedContentLength),
+        Route("/header-value/bare-cr", bareCRInHeaderValue),
+        Route("/header-value/bare-lf", bareLFInHeaderValue),
+        Route("/header-value/nul", nulInHeaderValue),
+        Route("/status-line/ssh-banner", sshBanner),
+        Route("/status-line/http09", http09),
+        Route("/status-line/non-numeric", nonNumericStatus),
     ]
 
     /// The action for `request`, received on the listener at `baseURL`.

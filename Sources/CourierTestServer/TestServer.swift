@@ -45,9 +45,20 @@ import NIOPosix
 ///   per size and cached. `/brotli`, `/zstd`: an ``Echo`` with `Content-Encoding: br` / `zstd`.
 /// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).
 /// - `/redirect-loop`: a 302 to itself, for ever.
+/// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
+///   `Content-Type: text/plain`, the fields below, `Connection: close`, the body `hello world`,
+///   then a close. `/content-length/conflicting`: `Content-Length: 5` and `Content-Length: 11`.
+///   `/content-length/repeated`: `Content-Length: 11` twice. `/content-length/list`:
+///   `Content-Length: 11, 11`. `/header-value/bare-cr`, `/header-value/bare-lf`,
+///   `/header-value/nul`: `X-Bare-CR: before\rafter`, `X-Bare-LF: before\nafter` or
+///   `X-NUL: before\0after`, then `Content-Length: 11`.
+/// - No valid status line, then a close: `/status-line/ssh-banner` (`SSH-2.0-OpenSSH_9.2\r\n`),
+///   `/status-line/http09` (`hello world` and nothing else), `/status-line/non-numeric`
+///   (`HTTP/1.1 abc OK`, `Content-Length: 0`, `Connection: close`).
 /// - Anything else: 404 `{"error": "not found"}`.
 ///
-/// `HEAD` works on every route and gets the headers `GET` would. Request bodies over 64 MiB
+/// `HEAD` works on every route and gets the headers `GET` would; a raw reply's head is sent as
+/// is, and a `/status-line` route sends what it sends to `GET`. Request bodies over 64 MiB
 /// get 413. Every server must be stopped with ``shutdown()``; one that is merely released
 /// closes its sockets in `deinit` as a safety net.
 public final class TestServer: Sendable {
