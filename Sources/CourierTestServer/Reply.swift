@@ -17,12 +17,18 @@ struct Reply: Sendable {
         /// or a ``RawReply`` that ends with the connection). Written as the socket drains, so it
         /// costs the server no memory.
         case endless(chunk: ByteBuffer)
+        /// `prefix`, then `unit` `times` times, then `suffix`: a body of gigabytes described by a
+        /// few small buffers, as ``CompressionBomb``s are. Runs of whole units are written about
+        /// ``Reply/defaultChunkSize`` at a time.
+        case repeated(prefix: ByteBuffer, unit: ByteBuffer, times: Int, suffix: ByteBuffer)
 
         var count: Int {
             switch self {
             case .buffer(let buffer): buffer.readableBytes
             case .deterministic(let count, _, _): count
             case .endless: Int.max
+            case .repeated(let prefix, let unit, let times, let suffix):
+                prefix.readableBytes + unit.readableBytes * times + suffix.readableBytes
             }
         }
 
@@ -37,7 +43,37 @@ struct Reply: Sendable {
                 return DeterministicBytes.buffer(count: length, offset: offset, seed: seed, allocator: allocator)
             case .endless(let chunk):
                 return chunk.readableBytes > 0 ? chunk : nil
+            case .repeated(let prefix, let unit, let times, let suffix):
+                let runStart = prefix.readableBytes
+                let runEnd = runStart + unit.readableBytes * times
+                if offset < runStart {
+                    return prefix.getSlice(at: prefix.readerIndex + offset, length: runStart - offset)
+                }
+                if offset < runEnd {
+                    return Self.run(of: unit, from: offset - runStart, to: runEnd - runStart, allocator: allocator)
+                }
+                return suffix.getSlice(at: suffix.readerIndex + offset - runEnd, length: count - offset)
             }
+        }
+
+        /// Bytes `start..<end` of `unit` repeated, cut to ``Reply/defaultChunkSize`` (or one
+        /// unit, if that is longer): a unit is often under a kilobyte, and one write per unit
+        /// would cost a syscall per kilobyte of a multi-gigabyte body.
+        private static func run(of unit: ByteBuffer, from start: Int, to end: Int, allocator: ByteBufferAllocator)
+            -> ByteBuffer
+        {
+            let length = min(end - start, max(Reply.defaultChunkSize, unit.readableBytes))
+            var run = allocator.buffer(capacity: length)
+            var position = start
+            while run.readableBytes < length {
+                let inUnit = position % unit.readableBytes
+                let piece = min(unit.readableBytes - inUnit, length - run.readableBytes)
+                if let slice = unit.getSlice(at: unit.readerIndex + inUnit, length: piece) {
+                    run.writeImmutableBuffer(slice)
+                }
+                position += piece
+            }
+            return run
         }
     }
 

@@ -49,6 +49,21 @@ extension TestServer {
         return .reply(Reply(status: .ok, headers: headers, body: .buffer(body)))
     }
 
+    static func bomb(_ request: RouteRequest) -> RouteAction {
+        guard let encoding = request.parameters["encoding"].flatMap(CompressionBomb.Encoding.init(rawValue:)) else {
+            return .reply(.badRequest("encoding must be gzip, deflate, br or zstd"))
+        }
+        let limit = CompressionBomb.maximumMebibytes
+        guard let mebibytes = request.integer("mib", in: 1...limit) else {
+            return .reply(.badRequest("mib must be 1...\(limit)"))
+        }
+        guard let body = CompressionBomb.body(encoding, mebibytes: mebibytes) else {
+            return .reply(.error(.internalServerError, "compression failed"))
+        }
+        let headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Content-Encoding": encoding.rawValue]
+        return .reply(Reply(status: .ok, headers: headers, body: body))
+    }
+
     static func manyHeaders(_ request: RouteRequest) -> RouteAction {
         guard let count = request.integer("count", in: 0...100_000) else {
             return .reply(.badRequest("count must be 0...100000"))

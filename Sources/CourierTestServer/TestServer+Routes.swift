@@ -36,6 +36,7 @@ extension TestServer {
         Route("/infinite", infinite),
         Route("/infinite/close-delimited", infiniteCloseDelimited),
         Route("/gzip-bomb/{mib}", gzipBomb),
+        Route("/bomb/{encoding}/{mib}", bomb),
         Route("/many-headers/{count}", manyHeaders),
         // Hostile: replies that break HTTP/1.1's rules, written as raw bytes
         Route("/content-length/conflicting", conflictingContentLength),

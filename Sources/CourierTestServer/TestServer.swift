@@ -43,6 +43,9 @@ import NIOPosix
 ///   neither `Content-Length` nor chunking, a body that would end only with the connection.
 /// - `/gzip-bomb/{mib}`: gzip that inflates to `mib` MiB of zeros (1...1024), generated once
 ///   per size and cached. `/brotli`, `/zstd`: an ``Echo`` with `Content-Encoding: br` / `zstd`.
+/// - `/bomb/{encoding}/{mib}`: `Content-Encoding: gzip`, `deflate`, `br` or `zstd` that decodes
+///   to `mib` MiB of zeros (1...65536), with a `Content-Length`. Any size costs the server the
+///   same: about 1 KiB on the wire per MiB for gzip and deflate, 13 bytes for br, 32 for zstd.
 /// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).
 /// - `/redirect-loop`: a 302 to itself, for ever.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
