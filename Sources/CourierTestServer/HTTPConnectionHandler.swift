@@ -35,6 +35,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         var offset = 0
         var output: Output
         var ending: Ending
+        /// The pause after each chunk; `nil` to write as fast as the socket drains.
+        var chunkInterval: TimeAmount?
     }
 
     /// Where a response's bytes go.
@@ -66,6 +68,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case discardingBody(responseWritten: EventLoopFuture<Void>)
         case delaying(Scheduled<Void>)
         case sending(Transfer)
+        /// Between two chunks of a body that trickles, until `next` resumes it.
+        case pausing(Transfer, next: Scheduled<Void>)
         /// Holding the connection open without answering (`/never`, or after a stalled body).
         case silent
         case closing
@@ -94,7 +98,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             case .discardingBody(let written):
                 state = .closing
                 written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-            case .idle, .delaying, .sending, .silent, .closing:
+            case .idle, .delaying, .sending, .pausing, .silent, .closing:
                 break
             }
         }
@@ -206,7 +210,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         default: ending = .complete(closesConnection: closesConnection)
         }
         let head = HTTPResponseHead(version: exchange.version, status: reply.status, headers: headers)
-        state = .sending(Transfer(body: exchange.isHead ? nil : reply.body, output: .encoder, ending: ending))
+        let body = exchange.isHead ? nil : reply.body
+        state = .sending(Transfer(body: body, output: .encoder, ending: ending, chunkInterval: reply.chunkInterval))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         continueSending(context: context)
     }
@@ -224,8 +229,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         continueSending(context: context)
     }
 
-    /// Writes body chunks until the body is done or the channel stops being writable; in the
-    /// latter case `channelWritabilityChanged` resumes it.
+    /// Writes body chunks until the body is done, the channel stops being writable
+    /// (`channelWritabilityChanged` resumes it) or a body that trickles pauses (a timer does).
     private func continueSending(context: ChannelHandlerContext) {
         while case .sending(var transfer) = state {
             guard let chunk = transfer.body?.chunk(at: transfer.offset, allocator: context.channel.allocator) else {
@@ -235,11 +240,26 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             transfer.offset += chunk.readableBytes
             state = .sending(transfer)
             write(chunk, to: transfer.output, context: context, promise: nil)
+            // No pause after the last chunk: it would only hold back the next request.
+            if let interval = transfer.chunkInterval, let body = transfer.body, transfer.offset < body.count {
+                pause(transfer, for: interval, context: context)
+                return
+            }
             if !context.channel.isWritable {
                 context.flush()
                 return
             }
         }
+    }
+
+    private func pause(_ transfer: Transfer, for interval: TimeAmount, context: ChannelHandlerContext) {
+        context.flush()
+        let next = context.eventLoop.assumeIsolated().scheduleTask(in: interval) { [self] in
+            guard case .pausing(let transfer, _) = self.state else { return }
+            self.state = .sending(transfer)
+            self.continueSending(context: context)
+        }
+        state = .pausing(transfer, next: next)
     }
 
     private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {
@@ -286,8 +306,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if case .delaying(let task) = state {
+        switch state {
+        case .delaying(let task), .pausing(_, let task):
             task.cancel()
+        default:
+            break
         }
         state = .closing
         context.fireChannelInactive()

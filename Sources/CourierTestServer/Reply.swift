@@ -95,6 +95,9 @@ struct Reply: Sendable {
     var headers: HTTPHeaders
     var body: Body
     var framing: Framing = .contentLength
+    /// A pause after each body chunk before the next, for a body that trickles in; `nil` sends
+    /// the body as fast as the socket drains.
+    var chunkInterval: TimeAmount?
 }
 
 extension Reply {

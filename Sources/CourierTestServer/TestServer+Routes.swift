@@ -28,6 +28,7 @@ extension TestServer {
         Route("/brotli", brotli),
         Route("/zstd", zstd),
         Route("/delay/{seconds}", delay),
+        Route("/drip/{count}", drip),
         // Faults
         Route("/close", { _ in .closeConnection }),
         Route("/truncate/{count}", truncate),

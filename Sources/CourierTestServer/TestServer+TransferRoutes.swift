@@ -62,6 +62,28 @@ extension TestServer {
         return .delayed(.nanoseconds(Int64(seconds * 1_000_000_000)), echo)
     }
 
+    /// One byte at once, then one more after each interval: a response that never goes quiet
+    /// long enough for an idle timeout, so only a total deadline ends it early.
+    static func drip(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumGeneratedBodySize) else {
+            return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize)"))
+        }
+        var milliseconds: Int64 = 1000
+        if let text = request.query("interval_ms") {
+            guard let parsed = Int64(text), (1...60_000).contains(parsed) else {
+                return .reply(.badRequest("interval_ms must be 1...60000"))
+            }
+            milliseconds = parsed
+        }
+        var reply = Reply(
+            status: .ok,
+            headers: ["Content-Type": "application/octet-stream"],
+            body: .deterministic(count: count, seed: 0, chunkSize: 1)
+        )
+        reply.chunkInterval = .milliseconds(milliseconds)
+        return .reply(reply)
+    }
+
     static func truncate(_ request: RouteRequest) -> RouteAction {
         guard let count = request.integer("count", in: 0...maximumGeneratedBodySize) else {
             return .reply(.badRequest("count must be 0...\(maximumGeneratedBodySize)"))

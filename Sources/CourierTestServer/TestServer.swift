@@ -31,6 +31,9 @@ import NIOPosix
 /// - `/response-headers?k=v…`: each pair as a response header, and as a JSON array of
 ///   ``HTTPHeaderField``.
 /// - `/delay/{seconds}`: an ``Echo`` after up to 30 seconds, without blocking other requests.
+/// - `/drip/{n}?interval_ms=i`: `Content-Length: n` and the bytes of `/bytes/{n}` one at a
+///   time, the first at once and each next after `i` ms (1...60000, default 1000), so the body
+///   takes `(n - 1) * i` ms.
 /// - `/cookies/set?k=v…`: `Set-Cookie` per pair and a 302 to `/cookies`, which answers
 ///   `{"cookies": {name: value}}`.
 /// - `/basic-auth/{user}/{password}`: 200 `{"authenticated": true, "user": …}` or 401.

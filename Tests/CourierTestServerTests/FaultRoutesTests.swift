@@ -28,4 +28,46 @@ import Testing
             #expect(received == Array(head.utf8))
         }
     }
+
+    @Test func dripSendsOneBytePerInterval() async throws {
+        try await withServer { server in
+            let clock = ContinuousClock()
+            try await RawConnection.with(server) { connection in
+                let sent = clock.now
+                try await connection.send("GET /drip/5?interval_ms=200 HTTP/1.1\r\nHost: a\r\n\r\n")
+                let head = try await connection.readHead()
+                #expect(head.value("Content-Length") == "5")
+                let body = try await connection.read(count: 5)
+                #expect(Data(body) == TestServer.deterministicBytes(count: 5))
+                // The last byte cannot leave before four intervals have passed since the request
+                // arrived. Only a lower bound: timers never fire early, but a loaded machine runs
+                // late, and a slow reader finds several bytes waiting at once.
+                #expect(clock.now - sent >= .milliseconds(800))
+                // The connection is kept and answers the next request.
+                try await connection.send("GET /status/204 HTTP/1.1\r\nHost: a\r\n\r\n")
+                #expect(try await connection.readResponse().status == 204)
+            }
+            #expect(server.acceptedConnectionCount == 1)
+        }
+    }
+
+    @Test func dripEndsWhenTheServerShutsDown() async throws {
+        let server = try await TestServer.start()
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await RawConnection.with(server) { connection in
+            try await connection.send("GET /drip/100?interval_ms=1000 HTTP/1.1\r\nHost: a\r\n\r\n")
+            _ = try await connection.readHead()
+            _ = try await connection.read(count: 1)
+            try await server.shutdown()
+            #expect(try await connection.readToEnd().count < 100)
+        }
+        // Far below the 100 s the drip would take, with room for a loaded machine.
+        #expect(clock.now - start < .seconds(20))
+    }
+
+    @Test(arguments: ["/drip/-1", "/drip/5?interval_ms=0", "/drip/5?interval_ms=60001", "/drip/5?interval_ms=x"])
+    func dripRejectsBadParameters(path: String) async throws {
+        #expect(try await withServer { try await fetch($0, path) }.status == 400)
+    }
 }
