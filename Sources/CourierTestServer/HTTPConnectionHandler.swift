@@ -22,8 +22,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         var keepAlive: Bool
         var isHead: Bool
 
-        /// HTTP/1.1 and later; HTTP/1.0 has neither chunking nor default keep-alive.
-        var supportsChunking: Bool {
+        /// HTTP/1.1 and later; HTTP/1.0 has no chunking, no default keep-alive and no 1xx
+        /// responses.
+        var isHTTP11OrLater: Bool {
             version.major > 1 || (version.major == 1 && version.minor >= 1)
         }
     }
@@ -187,7 +188,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         switch reply.framing {
         case .contentLength:
             headers.replaceOrAdd(name: "Content-Length", value: "\(reply.body.count)")
-        case .chunked where exchange.supportsChunking:
+        case .chunked where exchange.isHTTP11OrLater:
             headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
         case .chunked:
             // HTTP/1.0 has no chunking: the body ends when the connection does.
@@ -200,7 +201,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
         if closesConnection {
             headers.replaceOrAdd(name: "Connection", value: "close")
-        } else if !exchange.supportsChunking {
+        } else if !exchange.isHTTP11OrLater {
             headers.replaceOrAdd(name: "Connection", value: "keep-alive")
         }
         let ending: Ending
@@ -208,6 +209,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case .truncated where !exchange.isHead: ending = .close
         case .stalled where !exchange.isHead: ending = .stall
         default: ending = .complete(closesConnection: closesConnection)
+        }
+        if exchange.isHTTP11OrLater {
+            for interim in reply.interim {
+                let head = HTTPResponseHead(version: exchange.version, status: interim.status, headers: interim.headers)
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+            }
         }
         let head = HTTPResponseHead(version: exchange.version, status: reply.status, headers: headers)
         let body = exchange.isHead ? nil : reply.body

@@ -91,10 +91,18 @@ struct Reply: Sendable {
         case stalled(declaredLength: Int)
     }
 
+    /// A 1xx response sent ahead of the final one.
+    struct Interim: Sendable {
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders = [:]
+    }
+
     var status: HTTPResponseStatus
     var headers: HTTPHeaders
     var body: Body
     var framing: Framing = .contentLength
+    /// Sent before the head, in order; left out for HTTP/1.0 clients, which do not expect them.
+    var interim: [Interim] = []
     /// A pause after each body chunk before the next, for a body that trickles in; `nil` sends
     /// the body as fast as the socket drains.
     var chunkInterval: TimeAmount?

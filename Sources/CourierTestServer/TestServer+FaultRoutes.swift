@@ -49,6 +49,30 @@ extension TestServer {
         return .reply(Reply(status: .ok, headers: headers, body: .buffer(body)))
     }
 
+    /// `codes` (comma-separated, 100...199 but not 101, at most 100) as 1xx responses, then an
+    /// ``Echo``. A 103 carries a `Link` as real Early Hints do; 101 is left out because it
+    /// switches protocols rather than preceding a response.
+    static func interim(_ request: RouteRequest) -> RouteAction {
+        let codes = (request.parameters["codes"] ?? "").split(separator: ",", omittingEmptySubsequences: false)
+        var interim: [Reply.Interim] = []
+        for code in codes.compactMap({ Int($0) }) where (100...199).contains(code) && code != 101 {
+            interim.append(
+                code == 103
+                    ? Reply.Interim(status: earlyHints, headers: ["Link": "</style.css>; rel=preload; as=style"])
+                    : Reply.Interim(status: HTTPResponseStatus(statusCode: code))
+            )
+        }
+        guard interim.count == codes.count, codes.count <= 100 else {
+            return .reply(.badRequest("codes must be 1 to 100 of 100...199 but 101, comma-separated"))
+        }
+        var reply = Reply.json(Echo(request.recorded, method: request.method))
+        reply.interim = interim
+        return .reply(reply)
+    }
+
+    // NIO names 102 but not 103, and would send it with an empty reason phrase.
+    private static let earlyHints = HTTPResponseStatus(statusCode: 103, reasonPhrase: "Early Hints")
+
     static func bomb(_ request: RouteRequest) -> RouteAction {
         guard let encoding = request.parameters["encoding"].flatMap(CompressionBomb.Encoding.init(rawValue:)) else {
             return .reply(.badRequest("encoding must be gzip, deflate, br or zstd"))

@@ -38,6 +38,7 @@ extension TestServer {
         Route("/infinite/close-delimited", infiniteCloseDelimited),
         Route("/gzip-bomb/{mib}", gzipBomb),
         Route("/bomb/{encoding}/{mib}", bomb),
+        Route("/interim/{codes}", interim),
         Route("/many-headers/{count}", manyHeaders),
         // Hostile: replies that break HTTP/1.1's rules, written as raw bytes
         Route("/content-length/conflicting", conflictingContentLength),

@@ -49,6 +49,10 @@ import NIOPosix
 /// - `/bomb/{encoding}/{mib}`: `Content-Encoding: gzip`, `deflate`, `br` or `zstd` that decodes
 ///   to `mib` MiB of zeros (1...65536), with a `Content-Length`. Any size costs the server the
 ///   same: about 1 KiB on the wire per MiB for gzip and deflate, 13 bytes for br, 32 for zstd.
+/// - `/interim/{codes}`, for example `/interim/100,103`: each code (100...199 but not 101, at
+///   most 100) as a 1xx response with no fields, except `103 Early Hints` with
+///   `Link: </style.css>; rel=preload; as=style`; then an ``Echo``, on a kept connection. An
+///   HTTP/1.0 request gets only the ``Echo``.
 /// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).
 /// - `/redirect-loop`: a 302 to itself, for ever.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,

@@ -70,4 +70,39 @@ import Testing
     func dripRejectsBadParameters(path: String) async throws {
         #expect(try await withServer { try await fetch($0, path) }.status == 400)
     }
+
+    @Test func interimResponsesPrecedeTheFinalOneOnAKeptConnection() async throws {
+        try await withServer { server in
+            try await RawConnection.with(server) { connection in
+                try await connection.send("GET /interim/103,100,150 HTTP/1.1\r\nHost: a\r\n\r\n")
+                let interim = "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n"
+                    + "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 150 \r\n\r\n"
+                #expect(try await connection.read(count: interim.utf8.count) == Array(interim.utf8))
+                let final = try await connection.readResponse()
+                #expect(final.status == 200)
+                #expect(try decode(Echo.self, from: final.body).path == "/interim/103,100,150")
+                try await connection.send("GET /status/204 HTTP/1.1\r\nHost: a\r\n\r\n")
+                #expect(try await connection.readResponse().status == 204)
+            }
+            #expect(server.acceptedConnectionCount == 1)
+        }
+    }
+
+    @Test func http10ClientsGetNoInterimResponses() async throws {
+        try await withServer { server in
+            let head = try await RawConnection.with(server) { connection in
+                try await connection.send("GET /interim/103 HTTP/1.0\r\n\r\n")
+                return try await connection.readHead()
+            }
+            #expect(head.status == 200)
+        }
+    }
+
+    @Test(arguments: [
+        "/interim/101", "/interim/99", "/interim/200", "/interim/abc", "/interim/100,", "/interim/",
+        "/interim/" + Array(repeating: "100", count: 101).joined(separator: ","),
+    ])
+    func interimRejectsBadCodes(path: String) async throws {
+        #expect(try await withServer { try await fetch($0, path) }.status == 400)
+    }
 }
