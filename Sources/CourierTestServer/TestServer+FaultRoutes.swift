@@ -99,6 +99,28 @@ extension TestServer {
         }
         return .reply(.empty(.ok, headers: headers))
     }
+
+    /// One `X-Long` field whose value is `kib` KiB of `a`. One line, not many: clients limit a
+    /// single line (libcurl to 100 KiB) apart from the whole head, and fail differently.
+    static func longHeader(_ request: RouteRequest) -> RouteAction {
+        guard let kib = request.integer("kib", in: 1...maximumLongHeaderKiB) else {
+            return .reply(.badRequest("kib must be 1...\(maximumLongHeaderKiB)"))
+        }
+        return .reply(.empty(.ok, headers: ["X-Long": String(repeating: "a", count: kib * 1024)]))
+    }
+
+    /// A 302 whose `Location` is `kib` KiB long: `/get?pad=` and then `a`s, so a client that
+    /// took it would land on `/get`.
+    static func longLocation(_ request: RouteRequest) -> RouteAction {
+        guard let kib = request.integer("kib", in: 1...maximumLongHeaderKiB) else {
+            return .reply(.badRequest("kib must be 1...\(maximumLongHeaderKiB)"))
+        }
+        let start = "/get?pad="
+        let location = start + String(repeating: "a", count: kib * 1024 - start.utf8.count)
+        return .reply(.empty(.found, headers: ["Location": location]))
+    }
+
+    static let maximumLongHeaderKiB = 1024
 }
 
 /// Gzip bombs by size, compressed once per process: a 1 GiB bomb takes seconds of zlib time and

@@ -40,6 +40,8 @@ extension TestServer {
         Route("/bomb/{encoding}/{mib}", bomb),
         Route("/interim/{codes}", interim),
         Route("/many-headers/{count}", manyHeaders),
+        Route("/long-header/{kib}", longHeader),
+        Route("/long-location/{kib}", longLocation),
         // Hostile: replies that break HTTP/1.1's rules, written as raw bytes
         Route("/content-length/conflicting", conflictingContentLength),
         Route("/content-length/repeated", repeatedContentLength),

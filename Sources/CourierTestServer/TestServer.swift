@@ -54,6 +54,8 @@ import NIOPosix
 ///   `Link: </style.css>; rel=preload; as=style`; then an ``Echo``, on a kept connection. An
 ///   HTTP/1.0 request gets only the ``Echo``.
 /// - `/many-headers/{n}`: `n` distinct headers `X-Header-i: value-i` (at most 100,000).
+/// - `/long-header/{kib}`: one header `X-Long` whose value is `kib` KiB of `a` (1...1024).
+///   `/long-location/{kib}`: a 302 whose `Location` is `kib` KiB long, `/get?pad=aaa…`.
 /// - `/redirect-loop`: a 302 to itself, for ever.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
 ///   `Content-Type: text/plain`, the fields below, `Connection: close`, the body `hello world`,

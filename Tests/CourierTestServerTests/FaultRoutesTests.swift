@@ -105,4 +105,24 @@ import Testing
     func interimRejectsBadCodes(path: String) async throws {
         #expect(try await withServer { try await fetch($0, path) }.status == 400)
     }
+
+    @Test func longHeaderIsOneLineOfTheGivenSize() async throws {
+        let response = try await withServer { try await fetch($0, "/long-header/200") }
+        #expect(response.status == 200)
+        #expect(response.values("X-Long") == [String(repeating: "a", count: 200 * 1024)])
+    }
+
+    @Test func longLocationRedirectsToGetWithPadding() async throws {
+        let response = try await withServer { try await fetch($0, "/long-location/100") }
+        #expect(response.status == 302)
+        let location = try #require(response.value("Location"))
+        #expect(location.utf8.count == 100 * 1024)
+        #expect(location.hasPrefix("/get?pad=aaaa"))
+        #expect(location.dropFirst("/get?pad=".count).allSatisfy { $0 == "a" })
+    }
+
+    @Test(arguments: ["/long-header/0", "/long-header/1025", "/long-location/x", "/long-location/-1"])
+    func longHeadersRejectBadSizes(path: String) async throws {
+        #expect(try await withServer { try await fetch($0, path) }.status == 400)
+    }
 }
