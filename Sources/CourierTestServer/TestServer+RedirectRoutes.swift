@@ -21,7 +21,15 @@ extension TestServer {
             }
             code = parsed
         }
-        return .reply(.empty(HTTPResponseStatus(statusCode: code), headers: ["Location": location]))
+        var headers: HTTPHeaders = ["Location": location]
+        // Cookies set on a hop, for tests of a cookie store that must apply them to the next.
+        for (name, value) in request.recorded.queryItems where name == "set_cookie" {
+            guard HTTPHeaderField.isValidValue(value) else {
+                return .reply(.badRequest("cannot send Set-Cookie \(value)"))
+            }
+            headers.add(name: "Set-Cookie", value: value)
+        }
+        return .reply(.empty(HTTPResponseStatus(statusCode: code), headers: headers))
     }
 
     /// `count` hops: each 302 points at the same route with `count - 1`, the last at `/get`.

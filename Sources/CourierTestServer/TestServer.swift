@@ -27,7 +27,9 @@ import NIOPosix
 ///   chunked (default 10 KiB chunks). At most 100 MiB.
 /// - `/gzip`, `/deflate`: an ``Echo`` compressed, with `Content-Encoding`.
 /// - `/redirect/{n}`, `/relative-redirect/{n}`, `/absolute-redirect/{n}`: chains of 302s ending at
-///   `/get`. `/redirect-to?url=U&status_code=S`: `Location: U` with status S (default 302).
+///   `/get`. `/redirect-to?url=U&status_code=S`: `Location: U` with status S (default 302), and a
+///   `Set-Cookie` for each `set_cookie=` value, sent as given. For a cross-origin hop, `U` is
+///   another server's `/headers` or `/cookies`, whose ``lastRequest`` shows what arrived.
 /// - `/response-headers?k=v…`: each pair as a response header, and as a JSON array of
 ///   ``HTTPHeaderField``.
 /// - `/delay/{seconds}`: an ``Echo`` after up to 30 seconds, without blocking other requests.
