@@ -67,6 +67,7 @@ extension URLSessionTransport {
             if let http = response as? HTTPURLResponse, let refusal = refusal(of: http),
                let exchange = exchange(for: dataTask) {
                 _ = exchange.stop(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
+                // The transfer is paused until this handler runs, so .cancel stops it at once.
                 completionHandler(.cancel)
                 return
             }

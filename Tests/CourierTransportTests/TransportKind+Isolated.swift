@@ -25,7 +25,12 @@ extension TransportKind {
         switch self {
         case .urlSession:
             let transport = URLSessionTransport(configuration: urlSession)
-            defer { transport.session.invalidateAndCancel() }
+            defer {
+                // invalidateAndCancel waits for the session's work queue; off the threads that
+                // run Swift tasks, so a busy session cannot stall the rest of the suite.
+                let session = transport.session
+                DispatchQueue.global().async { session.invalidateAndCancel() }
+            }
             return try await body(transport.networking)
         case .curl:
             let transport = try CurlTransport(configuration: curl)

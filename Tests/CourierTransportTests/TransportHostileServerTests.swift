@@ -1,0 +1,124 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierTestServer
+import Foundation
+import Testing
+
+/// Servers that break HTTP on purpose. Each fault gets the same `URLError` code on both
+/// transports, with a description that says what happened, and no fault grows memory past the
+/// body limit or hangs: every test bounds its own running time.
+@Suite(.testServer) struct TransportHostileServerTests {
+    /// The code and description `path` fails with, sent through `networking`.
+    private func failure(_ networking: Networking, _ url: URL, timeout: TimeInterval = 30) async -> URLError? {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeout
+        do {
+            _ = try await networking(request)
+            return nil
+        } catch {
+            return error as? URLError
+        }
+    }
+
+    private static var smallLimit: Policies {
+        var policies = Policies()
+        policies.maximumResponseBytes = 8 << 20
+        return policies
+    }
+
+    @Test(arguments: TransportKind.configured, ["/infinite", "/infinite/close-delimited"])
+    func endlessBodiesStopAtTheLimit(_ transport: TransportKind, path: String) async throws {
+        let server = try sharedServer()
+        let started = ContinuousClock.now
+        let error = try await transport.withIsolatedTransport(policies: Self.smallLimit) { networking in
+            await failure(networking, server.url(path))
+        }
+        #expect(error?.code == .dataLengthExceedsMaximum)
+        #expect(error?.localizedDescription.contains("exceeds the limit of 8388608 bytes") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(45))
+    }
+
+    /// libcurl's engine decodes while it counts and stops at the limit; URLSession's refuses an
+    /// encoded response at its head by default, and with every coding allowed stops it at the
+    /// limit too, though only after FoundationNetworking has decoded what it had read.
+    @Test(arguments: TransportKind.configured, ["gzip", "deflate", "br", "zstd"])
+    func compressionBombsNeverReachTheCaller(_ transport: TransportKind, encoding: String) async throws {
+        let server = try sharedServer()
+        let url = server.url("/bomb/\(encoding)/64")
+        let byDefault = try await transport.withIsolatedTransport(policies: Self.smallLimit) { networking in
+            await failure(networking, url)
+        }
+        let decodingAll = try await transport.withIsolatedTransport(policies: Self.smallLimit, urlSession: .init(contentDecoding: .all)) { networking in
+            await failure(networking, url)
+        }
+        switch transport {
+        case .urlSession:
+            #expect(byDefault?.code == .cannotDecodeContentData)
+            #expect(byDefault?.localizedDescription.contains("is \(encoding)-encoded") == true, "\(String(describing: byDefault))")
+        case .curl:
+            #expect(byDefault?.code == .dataLengthExceedsMaximum)
+        }
+        #expect(decodingAll?.code == .dataLengthExceedsMaximum)
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func aDripFeedIsEndedByTheTotalDeadline(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        var policies = Policies()
+        policies.totalDeadline = 1
+        let started = ContinuousClock.now
+        // One byte every 100 ms never trips the idle timeout; only the total deadline ends it.
+        let error = try await transport.withIsolatedTransport(policies: policies) { networking in
+            await failure(networking, server.url("/drip/100?interval_ms=100"), timeout: 5)
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.localizedDescription.hasPrefix("timed out: the total deadline of 1 s passed") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test(arguments: TransportKind.configured, [
+        ("/content-length/conflicting", "Content-Length is given more than once with different values"),
+        ("/header-value/bare-cr", "holds a bare CR"),
+        ("/header-value/nul", "Nul byte in header"),
+        ("/status-line/ssh-banner", "the reply is not HTTP/1.x or later"),
+        ("/status-line/http09", "the reply is not HTTP/1.x or later"),
+        ("/status-line/non-numeric", "the reply is not HTTP/1.x or later"),
+    ])
+    func malformedRepliesAreBadServerResponses(_ transport: TransportKind, reply: (path: String, words: String)) async throws {
+        let (path, words) = reply
+        let server = try sharedServer()
+        let error = await failure(transport.networking, server.url(path))
+        #expect(error?.code == .badServerResponse, "\(String(describing: error))")
+        #expect(error?.localizedDescription.contains(words) == true, "\(String(describing: error))")
+        #expect(error?.localizedDescription.hasSuffix("(GET \(server.url(path).absoluteString))") == true)
+    }
+
+    @Test(arguments: TransportKind.configured, ["/content-length/repeated", "/interim/100,103"])
+    func repeatsOfOneLengthAndInterimResponsesAreAccepted(_ transport: TransportKind, path: String) async throws {
+        let (_, response) = try await transport.send("GET", path, on: try sharedServer())
+        #expect(response.statusCode == 200)
+    }
+
+    @Test(arguments: TransportKind.configured, ["/long-header/200", "/long-location/100"])
+    func oversizedHeaderLinesNameTheLimit(_ transport: TransportKind, path: String) async throws {
+        let server = try sharedServer()
+        let error = await failure(transport.networking, server.url(path))
+        #expect(error?.code == .dataLengthExceedsMaximum, "\(String(describing: error))")
+        #expect(error?.localizedDescription.contains("100 KiB") == true, "\(String(describing: error))")
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func aHeaderBlockOverTheConfiguredLimitNamesIt(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        var policies = Policies()
+        policies.maximumHeaderBytes = 8 << 10
+        let error = try await transport.withIsolatedTransport(policies: policies) { networking in
+            await failure(networking, server.url("/many-headers/2000"))
+        }
+        #expect(error?.code == .dataLengthExceedsMaximum)
+        #expect(error?.localizedDescription.contains("the response headers exceed the limit of 8192 bytes") == true, "\(String(describing: error))")
+    }
+}
