@@ -122,3 +122,28 @@ import Testing
         #expect(error?.localizedDescription.contains("the response headers exceed the limit of 8192 bytes") == true, "\(String(describing: error))")
     }
 }
+
+/// Cookies through the shared layer: a `Set-Cookie` on a redirect reaches the next hop on both
+/// transports when a store is configured, and nothing is kept when none is.
+@Suite(.testServer) struct TransportCookieTests {
+    @Test(arguments: TransportKind.configured)
+    func aCookieSetOnARedirectIsSentOnTheNextHop(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        var policies = Policies()
+        let store = CookieStore()
+        policies.cookies = store
+        let (data, _) = try await transport.withIsolatedTransport(policies: policies) { networking in
+            try await networking(URLRequest(url: server.url("/cookies/set?session=abc&theme=dark")))
+        }
+        let received = try JSONDecoder().decode([String: [String: String]].self, from: data)
+        #expect(received["cookies"] == ["session": "abc", "theme": "dark"])
+        #expect(Set(store.cookies.map(\.name)) == ["session", "theme"])
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func withoutAStoreNoCookieIsKept(_ transport: TransportKind) async throws {
+        let (data, _) = try await transport.send("GET", "/cookies/set?session=abc", on: try sharedServer())
+        let received = try JSONDecoder().decode([String: [String: String]].self, from: data)
+        #expect(received["cookies"] == [:])
+    }
+}
