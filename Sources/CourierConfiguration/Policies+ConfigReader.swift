@@ -17,6 +17,7 @@ extension Policies {
     /// | `timeouts.total` | double, seconds | no limit | above 0 | `totalDeadline` |
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
+    /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
     ///
     /// A list is an array in a file and comma-separated in the environment. See
     /// ``Transport/makeNetworking(config:)`` for every key of every transport.
@@ -58,5 +59,8 @@ extension Policies {
             minimum: 1,
             accepted: "a whole number of bytes, 1 or more"
         )
+        if try reader.bool("cookies.enabled", default: false) {
+            cookies = CookieStore()
+        }
     }
 }

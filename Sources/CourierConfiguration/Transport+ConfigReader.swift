@@ -59,6 +59,7 @@ extension Transport {
     /// | `courier.timeouts.total` | `COURIER_TIMEOUTS_TOTAL` | double, seconds | no limit | above 0 |
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
+    /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
     /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.curl.connectTimeout` | `COURIER_CURL_CONNECT_TIMEOUT` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` |
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
@@ -70,6 +71,7 @@ extension Transport {
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.urlsession.cookies` | `COURIER_URLSESSION_COOKIES` | string | `none` | `none`, `shared` |
+    /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `identityOnly` | `identityOnly`, `all` |
     /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
     /// The `redirects`, `timeouts` and `limits` keys are the ``Courier/Policies`` both

@@ -16,6 +16,7 @@ extension URLSessionTransport.Configuration {
     /// | `urlsession.timeoutIntervalForResource` | double, seconds | `604800` (7 days) | above 0 | `timeoutIntervalForResource` |
     /// | `urlsession.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
     /// | `urlsession.cookies` | string | `none` | `none`, `shared` | `cookies` |
+    /// | `urlsession.contentDecoding` | string | `identityOnly` | `identityOnly`, `all` | `contentDecoding` |
     /// | `urlsession.additionalHeaders` | string list, secret | none | `Name: value` entries | `additionalHeaders` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
@@ -55,6 +56,14 @@ extension URLSessionTransport.Configuration {
             case "none": cookies = .none
             case "shared": cookies = .shared
             default: throw reader.error("urlsession.cookies", value: name, accepted: cookiesAccepted)
+            }
+        }
+        let decodingAccepted = "identityOnly, all"
+        if let name = try reader.string("urlsession.contentDecoding", accepted: decodingAccepted) {
+            switch name.lowercased() {
+            case "identityonly": contentDecoding = .identityOnly
+            case "all": contentDecoding = .all
+            default: throw reader.error("urlsession.contentDecoding", value: name, accepted: decodingAccepted)
             }
         }
         if let entries = try reader.list(

@@ -56,6 +56,7 @@ import Testing
         Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),
         Case("courier.urlsession.cookies", "Always", #"courier.urlsession.cookies="Always" is not accepted; accepted values: none, shared"#),
+        Case("courier.urlsession.contentDecoding", "gzip", #"courier.urlsession.contentDecoding="gzip" is not accepted; accepted values: identityOnly, all"#),
         Case(
             "courier.urlsession.additionalHeaders",
             .init(.stringArray(["Authorization Bearer t0ken"]), isSecret: true),

@@ -16,6 +16,7 @@ enum EveryKey {
         "courier.timeouts.total": 12.5,
         "courier.limits.responseBytes": 1_048_576,
         "courier.limits.headerBytes": 16_384,
+        "courier.cookies.enabled": true,
         "courier.curl.maximumConnectionsPerHost": 2,
         // An int where seconds are read: a user writing `3` means 3 s.
         "courier.curl.connectTimeout": 3,
@@ -28,6 +29,7 @@ enum EveryKey {
         "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
         "courier.urlsession.cookies": "shared",
+        "courier.urlsession.contentDecoding": "all",
         "courier.urlsession.additionalHeaders": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
     ]
 
@@ -38,6 +40,7 @@ enum EveryKey {
             "redirects": { "maximum": 5, "allowsInsecure": true, "sensitiveHeaderNames": ["X-Api-Key", "X-Session"] },
             "timeouts": { "total": 12.5 },
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
+            "cookies": { "enabled": true },
             "curl": {
               "maximumConnectionsPerHost": 2,
               "connectTimeout": 3,
@@ -52,6 +55,7 @@ enum EveryKey {
               "timeoutIntervalForResource": 90,
               "maximumConnectionsPerHost": 3,
               "cookies": "shared",
+              "contentDecoding": "all",
               "additionalHeaders": ["X-Team: payments", "Accept-Language: en"]
             }
           }
@@ -68,6 +72,7 @@ enum EveryKey {
         "COURIER_TIMEOUTS_TOTAL": "12.5",
         "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
         "COURIER_LIMITS_HEADER_BYTES": "16384",
+        "COURIER_COOKIES_ENABLED": "true",
         "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
         "COURIER_CURL_CONNECT_TIMEOUT": "3",
         "COURIER_CURL_VERIFIES_PEER": "false",
@@ -79,6 +84,7 @@ enum EveryKey {
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
         "COURIER_URLSESSION_COOKIES": "shared",
+        "COURIER_URLSESSION_CONTENT_DECODING": "all",
         "COURIER_URLSESSION_ADDITIONAL_HEADERS": "X-Team: payments,Accept-Language: en",
     ]
 
@@ -88,6 +94,13 @@ enum EveryKey {
         policies.totalDeadline = 12.5
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
+        return policies
+    }
+
+    /// `policies` without its cookie store, which compares by identity: every reader makes a new one.
+    static func withoutStore(_ policies: Policies) -> Policies {
+        var policies = policies
+        policies.cookies = nil
         return policies
     }
 
@@ -107,10 +120,15 @@ enum EveryKey {
     /// Checks everything a reader of `config` (scoped to `courier`) builds against the values above.
     static func expectEveryValue(in config: ConfigReader, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try Transport(config: config) == .curl, sourceLocation: sourceLocation)
-        #expect(try Policies(config: config) == policies, sourceLocation: sourceLocation)
-        #expect(try CurlTransport.Configuration(config: config) == curl, sourceLocation: sourceLocation)
+        #expect(try withoutStore(Policies(config: config)) == policies, sourceLocation: sourceLocation)
+        #expect(try Policies(config: config).cookies != nil, sourceLocation: sourceLocation)
+        var curlRead = try CurlTransport.Configuration(config: config)
+        #expect(curlRead.policies.cookies != nil, sourceLocation: sourceLocation)
+        curlRead.policies.cookies = nil
+        #expect(curlRead == curl, sourceLocation: sourceLocation)
         let urlSession = try URLSessionTransport.Configuration(config: config)
-        #expect(urlSession.policies == policies, sourceLocation: sourceLocation)
+        #expect(withoutStore(urlSession.policies) == policies, sourceLocation: sourceLocation)
+        #expect(urlSession.contentDecoding == .all, sourceLocation: sourceLocation)
         #expect(urlSession.timeoutIntervalForRequest == 7.5, sourceLocation: sourceLocation)
         #expect(urlSession.timeoutIntervalForResource == 90, sourceLocation: sourceLocation)
         #expect(urlSession.maximumConnectionsPerHost == 3, sourceLocation: sourceLocation)
