@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import Courier
 
 /// A final response as ``CurlTransport`` received it: status, body and the header block as
 /// bytes, parsed only as far as a caller asks.
@@ -53,6 +54,13 @@ public struct CurlResponse: Sendable {
     /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
     /// with the header names canonicalised by Foundation as URLSession's are.
     public var httpURLResponse: HTTPURLResponse? {
-        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: headerFields)
+        let fields = headerFields
+        // Checked here, where the fields are still Swift strings, and marked so that
+        // validatingResponses() does not read them back out of Foundation's response; fields
+        // with a problem go out unmarked for the layer to refuse in its own words.
+        if ResponseFieldCheck.problem(in: fields) == nil {
+            return CheckedHTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
+        }
+        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
     }
 }

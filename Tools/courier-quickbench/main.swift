@@ -215,6 +215,60 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
     try await server.shutdown()
 }
 
+/// `--layers`: what the shared policy layers cost per call, measured over an engine that answers
+/// at once from memory, so nothing but the layers is timed. One task calls in a loop; rounds
+/// alternate the stacks and the table shows medians. The response is one an engine marks as
+/// checked (as CurlTransport's are) or a plain one (as URLSession's are).
+func runLayerCost(rounds: Int) async throws {
+    guard let url = URL(string: "http://127.0.0.1:8080/bytes/13") else { return }
+    let fields = [
+        "Content-Type": "application/octet-stream", "Content-Length": "13", "Connection": "keep-alive",
+        "Date": "Mon, 23 Nov 2026 16:00:00 GMT", "Server": "courier-test-server",
+    ]
+    guard let checked = CheckedHTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields),
+          let plain = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields)
+    else { return }
+    let body = Data(count: 13)
+    let engineChecked: Networking = { _ in (body, checked) }
+    let enginePlain: Networking = { _ in (body, plain) }
+    let stacks: [(String, Networking)] = [
+        ("engine alone", engineChecked),
+        ("default layers, checked response", Policies().apply(to: engineChecked)),
+        ("default layers, plain response", Policies().apply(to: enginePlain)),
+    ]
+    let request = URLRequest(url: url)
+    let calls = 200_000
+    var results: [String: [Double]] = [:]
+    for round in 0..<(rounds + 1) {
+        for (name, networking) in round.isMultiple(of: 2) ? stacks : stacks.reversed() {
+            let start = ContinuousClock.now
+            for _ in 0..<calls { _ = try await networking(request) }
+            let elapsed = start.duration(to: .now)
+            let nanoseconds = (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(calls)
+            // Round 0 warms up.
+            if round > 0 { results[name, default: []].append(nanoseconds) }
+        }
+    }
+    // The check CurlTransport's engine makes on the fields before marking a response checked.
+    var checks: [Double] = []
+    for _ in 0..<rounds {
+        let start = ContinuousClock.now
+        var problems = 0
+        for _ in 0..<calls where ResponseFieldCheck.problem(in: fields) != nil { problems += 1 }
+        let elapsed = start.duration(to: .now)
+        if problems == 0 {
+            checks.append((Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(calls))
+        }
+    }
+    let alone = median(results["engine alone"] ?? [])
+    print("policy layers over an engine answering from memory, \(calls) calls × \(rounds) rounds, medians")
+    for (name, _) in stacks {
+        let cost = median(results[name] ?? [])
+        print(name.padding(toLength: 40, withPad: " ", startingAt: 0), format(cost, 8, decimals: 0), "ns/call", name == "engine alone" ? "" : "(+\(format(cost - alone, 0, decimals: 0)) ns)")
+    }
+    print("the engine's check of the same \(fields.count) fields".padding(toLength: 40, withPad: " ", startingAt: 0), format(median(checks), 8, decimals: 0), "ns/call")
+}
+
 /// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl`,
 /// `--only "curl engine"` or `--only urlsession` to run one transport alone (for profiling one of them).
 func option(_ name: String, default value: Double) -> Double {
@@ -233,7 +287,9 @@ let bulkPath = CommandLine.arguments.firstIndex(of: "--path").flatMap { index in
     index + 1 < CommandLine.arguments.count ? CommandLine.arguments[index + 1] : nil
 }
 do {
-    if let bulkPath {
+    if CommandLine.arguments.contains("--layers") {
+        try await runLayerCost(rounds: rounds)
+    } else if let bulkPath {
         let width = max(1, Int(option("--concurrency", default: 8)))
         let count = max(width, Int(option("--count", default: 400)))
         try await runBulk(path: bulkPath, width: width, count: count, rounds: rounds, only: only)
