@@ -1,6 +1,18 @@
 import Foundation
-import NIOCore
-import NIOPosix
+#if canImport(Glibc)
+import Glibc
+
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+private let closeDescriptor = Glibc.close
+private let openSocket = Glibc.socket
+#elseif canImport(Darwin)
+import Darwin
+
+private let streamSocket = SOCK_STREAM
+private let closeDescriptor = Darwin.close
+private let openSocket = Darwin.socket
+#endif
+import Synchronization
 
 /// A port on 127.0.0.1 that refuses every connection for as long as it is held.
 ///
@@ -12,49 +24,59 @@ import NIOPosix
 ///
 /// The port of a server that has just shut down is not enough: while tests run in parallel, the
 /// system may hand that port to the next server that starts, and a request meant to be refused
-/// reaches it (or its shutdown) instead. This port is the local end of an open TCP connection
-/// to a private ``TestServer``: nothing listens on it, so a connection attempt is refused, and
-/// the system gives it to no other socket until ``close()``.
+/// reaches it (or its shutdown) instead. This port is bound by a socket that never listens:
+/// a connection attempt is refused, and the system gives the port to no other socket, listening
+/// or connecting, until ``close()``. (The local end of an open connection, used before, once let a
+/// request through: a reply came where a refusal was expected.)
 public final class RefusingPort: Sendable {
     /// The port that refuses connections.
     public let port: Int
     /// `http://127.0.0.1:port`, with no trailing slash.
     public let baseURL: URL
+    /// The bound socket; nil once closed.
+    private let socket: Mutex<Int32?>
 
-    private let holder: any Channel
-    private let server: TestServer
-
-    private init(port: Int, baseURL: URL, holder: any Channel, server: TestServer) {
+    private init(port: Int, baseURL: URL, socket: Int32) {
         self.port = port
         self.baseURL = baseURL
-        self.holder = holder
-        self.server = server
+        self.socket = Mutex(socket)
     }
 
     deinit {
-        holder.close(promise: nil)
+        release()
     }
 
-    /// Opens a connection to a private server and takes its local port.
+    /// Binds a socket to a free port on 127.0.0.1 and never listens on it.
     ///
-    /// - Throws: ``TestServerError/noLocalAddress`` if the connection reports no local port, or
-    ///   NIO's error if it cannot be made.
+    /// - Throws: `POSIXError` when no socket can be bound, ``TestServerError/noLocalAddress``
+    ///   if the bound socket reports no port.
     public static func open() async throws -> RefusingPort {
-        let server = try await TestServer.start()
-        do {
-            let holder = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: server.host, port: server.port)
-                .get()
-            guard let port = holder.localAddress?.port, let baseURL = TestServer.makeBaseURL(host: server.host, port: port)
-            else {
-                try? await holder.close()
-                throw TestServerError.noLocalAddress
-            }
-            return RefusingPort(port: port, baseURL: baseURL, holder: holder, server: server)
-        } catch {
-            try? await server.shutdown()
-            throw error
+        let descriptor = openSocket(AF_INET, streamSocket, 0)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        // No SO_REUSEADDR: with it, another socket that sets it too (as every server does)
+        // could bind the same port while this one does not listen.
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        guard bound == 0 else {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        guard named == 0, port != 0, let baseURL = TestServer.makeBaseURL(host: "127.0.0.1", port: port) else {
+            _ = closeDescriptor(descriptor)
+            throw TestServerError.noLocalAddress
+        }
+        return RefusingPort(port: port, baseURL: baseURL, socket: descriptor)
     }
 
     /// The URL of `pathAndQuery` on the refusing port, built as ``TestServer/url(_:)`` builds it.
@@ -62,13 +84,14 @@ public final class RefusingPort: Sendable {
         TestServer.url(pathAndQuery, on: baseURL)
     }
 
-    /// Releases the port and stops the private server. Calling it again does nothing.
+    /// Releases the port. Calling it again does nothing.
     public func close() async throws {
-        do {
-            try await holder.close()
-        } catch ChannelError.alreadyClosed {
-            // Closed by an earlier call, or by the server's side.
+        release()
+    }
+
+    private func release() {
+        if let descriptor = socket.withLock({ socket in defer { socket = nil }; return socket }) {
+            _ = closeDescriptor(descriptor)
         }
-        try await server.shutdown()
     }
 }

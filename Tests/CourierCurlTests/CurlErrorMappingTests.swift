@@ -78,9 +78,10 @@ import Testing
             let result = await failure(transport, stalled)
             #expect(result?.0 == .timedOut)
             #expect(result?.1?.curlCode == Curl.Code.operationTimedOut)
-            // Within the progress tick of the timeout (plus slack for a loaded machine), not
-            // after libcurl's five-second speed average (~6-7 s before the fix).
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Within the progress tick of the timeout (plus slack for a loaded machine: 5.6 s
+            // was seen with the whole suite and a build sharing two cores), not after libcurl's
+            // five-second speed average, which alone takes 6 s or more.
+            #expect(ContinuousClock.now - started < .seconds(5.9))
         }
     }
 
