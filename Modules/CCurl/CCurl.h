@@ -4,8 +4,17 @@
 // curl_easy_setopt, curl_multi_setopt and curl_easy_getinfo are variadic C functions, which Swift
 // cannot call. Each wrapper below fixes the type of the variadic argument, one wrapper per C
 // argument type, and does nothing else: no defaults, no hidden options, no error translation.
-// Every symbol carries the `ccurl_` prefix.
+// The exceptions are where the option or code itself depends on the libcurl version; each says
+// what it falls back to. Every symbol carries the `ccurl_` prefix.
 #include <curl/curl.h>
+
+// The oldest libcurl CourierCurl builds against: RHEL/UBI 9 ships 7.76. Everything newer than
+// that is used below behind a version check, with a fallback that behaves the same.
+// A failed static assertion rather than #error, which expands no macro and so could not say
+// which version it found.
+#if LIBCURL_VERSION_NUM < 0x074c00
+_Static_assert(0, "Courier needs libcurl 7.76 or later; found " LIBCURL_VERSION);
+#endif
 
 // MARK: - Constants Swift cannot import (macros that are not plain integer literals)
 
@@ -13,6 +22,63 @@ static const int ccurl_version_now = CURLVERSION_NOW;
 static const long ccurl_global_all = CURL_GLOBAL_ALL;
 static const int ccurl_error_size = CURL_ERROR_SIZE;
 static const long ccurl_netrc_ignored = CURL_NETRC_IGNORED;
+
+// curl_version_info_data.features bits that change what a transfer may ask for.
+static const int ccurl_feature_libz = CURL_VERSION_LIBZ;
+static const int ccurl_feature_brotli = CURL_VERSION_BROTLI;
+static const int ccurl_feature_zstd = CURL_VERSION_ZSTD;
+static const int ccurl_feature_http2 = CURL_VERSION_HTTP2;
+
+// MARK: - CURLcode values newer than 7.76
+//
+// An older libcurl has no name for these and never returns them. Each falls back to the number
+// later releases gave it: curl never renumbers a CURLcode, so the mapping of codes to errors
+// means the same on every version.
+
+#if LIBCURL_VERSION_NUM >= 0x074d00
+static const int ccurl_code_ssl_clientcert = CURLE_SSL_CLIENTCERT;
+#else
+static const int ccurl_code_ssl_clientcert = 98;
+#endif
+
+#if LIBCURL_VERSION_NUM >= 0x075400
+static const int ccurl_code_unrecoverable_poll = CURLE_UNRECOVERABLE_POLL;
+#else
+static const int ccurl_code_unrecoverable_poll = 99;
+#endif
+
+// MARK: - Protocols a transfer may use
+
+/// Lets `easy` speak http and https only, for the request and for any redirect libcurl would
+/// follow. 7.85 added CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR and deprecated the
+/// bitmask options, which newer headers warn about; older libcurl has only the bitmasks. On
+/// failure `*failed` names the option libcurl refused.
+static inline CURLcode ccurl_easy_setopt_http_only(CURL *easy, const char **failed) {
+    CURLcode code;
+#if LIBCURL_VERSION_NUM >= 0x075500
+    code = curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (code != CURLE_OK) {
+        *failed = "CURLOPT_PROTOCOLS_STR";
+        return code;
+    }
+    code = curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    if (code != CURLE_OK) {
+        *failed = "CURLOPT_REDIR_PROTOCOLS_STR";
+    }
+#else
+    const long http = CURLPROTO_HTTP | CURLPROTO_HTTPS;
+    code = curl_easy_setopt(easy, CURLOPT_PROTOCOLS, http);
+    if (code != CURLE_OK) {
+        *failed = "CURLOPT_PROTOCOLS";
+        return code;
+    }
+    code = curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS, http);
+    if (code != CURLE_OK) {
+        *failed = "CURLOPT_REDIR_PROTOCOLS";
+    }
+#endif
+    return code;
+}
 
 // MARK: - curl_easy_setopt, one wrapper per argument type
 
@@ -84,7 +150,7 @@ static inline CURLcode ccurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, voi
 /// Reads one finished transfer from `curl_multi_info_read`. CURLMsg's result lives in an
 /// anonymous union that Swift imports awkwardly; this reads it in C. Returns 1 and fills
 /// `easy`/`result` for a CURLMSG_DONE message, 0 when the queue is empty, -1 for any other
-/// message type (none exists in libcurl 7.88, but the caller must keep reading).
+/// message type (none exists up to libcurl 7.88, but the caller must keep reading).
 static inline int ccurl_multi_info_read_done(CURLM *multi, CURL **easy, CURLcode *result) {
     int remaining = 0;
     CURLMsg *message = curl_multi_info_read(multi, &remaining);

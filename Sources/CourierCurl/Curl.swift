@@ -71,6 +71,22 @@ enum Curl {
         return String(cString: text)
     }()
 
+    /// What the libcurl linked at run time was built with, which may differ from the headers
+    /// the package was compiled against: a decoder or HTTP/2 is there only if its library was.
+    static let features: CurlFeatures = {
+        guard let info = curl_version_info(CURLversion(UInt32(ccurl_version_now))) else {
+            return CurlFeatures(versionNumber: 0, zlib: false, brotli: false, zstd: false, http2: false)
+        }
+        let bits = info.pointee.features
+        return CurlFeatures(
+            versionNumber: Int(info.pointee.version_num),
+            zlib: bits & ccurl_feature_libz != 0,
+            brotli: bits & ccurl_feature_brotli != 0,
+            zstd: bits & ccurl_feature_zstd != 0,
+            http2: bits & ccurl_feature_http2 != 0
+        )
+    }()
+
     // MARK: - Codes
 
     /// The `CURLcode` values CourierCurl tells apart, read from libcurl's header.
@@ -111,8 +127,9 @@ enum Curl {
         static let http3 = Int(CURLE_HTTP3.rawValue)
         static let quicConnectError = Int(CURLE_QUIC_CONNECT_ERROR.rawValue)
         static let proxy = Int(CURLE_PROXY.rawValue)
-        static let sslClientCert = Int(CURLE_SSL_CLIENTCERT.rawValue)
-        static let unrecoverablePoll = Int(CURLE_UNRECOVERABLE_POLL.rawValue)
+        // 7.77 and 7.84: CCurl.h gives their numbers on an older libcurl, which never returns them.
+        static let sslClientCert = Int(ccurl_code_ssl_clientcert)
+        static let unrecoverablePoll = Int(ccurl_code_unrecoverable_poll)
     }
 
     /// libcurl's generic text for a code, used when the error buffer is empty.
@@ -146,8 +163,6 @@ enum Curl {
         static let privateData = EasyOption(CURLOPT_PRIVATE, "CURLOPT_PRIVATE")
         static let errorBuffer = EasyOption(CURLOPT_ERRORBUFFER, "CURLOPT_ERRORBUFFER")
         static let noSignal = EasyOption(CURLOPT_NOSIGNAL, "CURLOPT_NOSIGNAL")
-        static let protocols = EasyOption(CURLOPT_PROTOCOLS_STR, "CURLOPT_PROTOCOLS_STR")
-        static let redirectProtocols = EasyOption(CURLOPT_REDIR_PROTOCOLS_STR, "CURLOPT_REDIR_PROTOCOLS_STR")
         static let followLocation = EasyOption(CURLOPT_FOLLOWLOCATION, "CURLOPT_FOLLOWLOCATION")
         static let netrc = EasyOption(CURLOPT_NETRC, "CURLOPT_NETRC")
         static let proxy = EasyOption(CURLOPT_PROXY, "CURLOPT_PROXY")
@@ -232,6 +247,17 @@ enum Curl {
 
     static func set(_ easy: EasyPointer, _ option: EasyOption, callback value: ProgressCallback) throws(CurlError) {
         try check(ccurl_easy_setopt_xferinfo_callback(easy, option.value, value), option)
+    }
+
+    /// Lets `easy` speak http and https only, on redirects too: CURLOPT_PROTOCOLS_STR and
+    /// CURLOPT_REDIR_PROTOCOLS_STR from libcurl 7.85, the bitmask options they replaced before
+    /// (CCurl.h picks at compile time).
+    static func allowOnlyHTTP(_ easy: EasyPointer) throws(CurlError) {
+        var failed: UnsafePointer<CChar>?
+        let code = ccurl_easy_setopt_http_only(easy, &failed)
+        guard code != CURLE_OK else { return }
+        let option = failed.map { String(cString: $0) } ?? "CURLOPT_PROTOCOLS"
+        throw CurlError(kind: .option, curlCode: Int(code.rawValue), message: "\(option): \(easyMessage(code))")
     }
 
     private static func check(_ code: CURLcode, _ option: EasyOption) throws(CurlError) {

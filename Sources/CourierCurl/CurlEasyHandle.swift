@@ -22,8 +22,7 @@ final class CurlEasyHandle {
         let easy = pointer
         try Curl.set(easy, .errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
         try Curl.set(easy, .noSignal, 1)
-        try Curl.set(easy, .protocols, "http,https")
-        try Curl.set(easy, .redirectProtocols, "http,https")
+        try Curl.allowOnlyHTTP(easy)
         try Curl.set(easy, .followLocation, 0)
         try Curl.set(easy, .netrc, Curl.netrcIgnored)
         try Curl.set(easy, .proxy, configuration.proxy ?? "")
@@ -32,7 +31,10 @@ final class CurlEasyHandle {
         if let path = configuration.caBundlePath {
             try Curl.set(easy, .caInfo, path)
         }
-        // "" = every encoding this libcurl decodes, announced and decoded as URLSession does.
+        // "" = every coding this libcurl decodes (CurlFeatures.acceptEncoding), announced and
+        // decoded as URLSession does; one it lacks is never offered, and a response in it fails
+        // with .cannotDecodeContentData. CURLOPT_HTTP_VERSION stays at libcurl's default for the
+        // same reason: HTTP/2 offered over TLS only by a libcurl built with it, HTTP/1.1 otherwise.
         try Curl.set(easy, .acceptEncoding, "")
         // URLSession's timeoutInterval is an idle timeout: with `lowSpeedTime` per request,
         // libcurl fails a transfer that stays below 1 byte/s that long.

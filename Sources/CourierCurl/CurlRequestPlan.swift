@@ -150,8 +150,8 @@ extension CurlRequestPlan {
                 }
             }
             // `Accept: */*` (libcurl's default, which URLSession leaves in) and `Accept-Encoding`
-            // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder libcurl has: deflate, gzip, br,
-            // zstd here, as URLSession sends) come from libcurl itself.
+            // (from CURLOPT_ACCEPT_ENCODING "", i.e. every decoder the linked libcurl has, as
+            // URLSession sends; see CurlFeatures) come from libcurl itself.
             return lines
         }
     }

@@ -1,0 +1,29 @@
+/// What a libcurl build can do, among the features a request may ask for.
+///
+/// Read at run time (``Curl/features``), because the library a process links need not be the
+/// one whose headers the package was compiled against, and zlib, brotli, zstd and nghttp2 are
+/// each optional in a libcurl build. The engine asks libcurl for
+/// "every coding you have" and leaves the HTTP version at libcurl's default, so it never offers
+/// what is missing; this value says what that amounts to, for tests and diagnostics.
+struct CurlFeatures: Equatable, Sendable {
+    /// `LIBCURL_VERSION_NUM` of the linked library, e.g. `0x075801` for 7.88.1.
+    var versionNumber: Int
+    /// deflate and gzip.
+    var zlib: Bool
+    var brotli: Bool
+    var zstd: Bool
+    /// Offered over TLS by ALPN when present; libcurl's default then is CURL_HTTP_VERSION_2TLS.
+    var http2: Bool
+
+    /// The content codings libcurl decodes, in the order it lists them for
+    /// CURLOPT_ACCEPT_ENCODING "" (its `Curl_all_content_encodings`, the same from 7.76 to 7.88).
+    var contentCodings: [String] {
+        (zlib ? ["deflate", "gzip"] : []) + (brotli ? ["br"] : []) + (zstd ? ["zstd"] : [])
+    }
+
+    /// The `Accept-Encoding` libcurl sends for CURLOPT_ACCEPT_ENCODING "": its codings, or
+    /// `identity` when it decodes none.
+    var acceptEncoding: String {
+        contentCodings.isEmpty ? "identity" : contentCodings.joined(separator: ", ")
+    }
+}
