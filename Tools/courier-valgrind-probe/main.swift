@@ -8,20 +8,37 @@ import Foundation
 
 // Drives CurlTransport through every path that touches libcurl memory (GETs, bodies, gzip,
 // redirects, cancellation, timeouts, refused connections, size limits, shutdown with requests in
-// flight, transports created and released) against the embedded server, for valgrind.
+// flight, transports created and released) against the test server, for valgrind.
+//
+// The server runs in another process, so that memcheck judges the client alone: SwiftNIO's
+// HTTP parser (llhttp) branches on bytes memcheck considers uninitialised, hundreds of times a
+// run, which says nothing about Courier. scripts/valgrind-probe starts
+// `courier-valgrind-probe --serve` natively, which prints the server's base URL and a refusing
+// port's on two lines and serves until stdin ends, then runs
+// `courier-valgrind-probe BASE REFUSING` under valgrind. With no arguments the probe starts both
+// in process, for a run without valgrind.
 //
 // The main thread must stay synchronous: valgrind 3.19 crashes when the main thread parks in
 // libdispatch's `sigsuspend`, which an async `main` does. So main blocks on a semaphore while a
 // detached task does the work. Exit status 0 = every request ended as expected.
 //
 //     swift build --product courier-valgrind-probe
-//     valgrind --error-exitcode=1 .build/debug/courier-valgrind-probe
+//     scripts/valgrind-probe
 
 /// Hands the async result back to the synchronous main thread. The semaphore orders the write
 /// before the read.
 final class Outcome: @unchecked Sendable {
     var failures: [String] = []
     var requests = 0
+}
+
+/// A server's base URL, without a trailing slash.
+struct Server: Sendable {
+    let baseURL: URL
+
+    func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
+    }
 }
 
 /// Counts what one scenario produced; only the detached task touches it.
@@ -109,10 +126,9 @@ struct PhaseClock {
     }
 }
 
-func run() async throws -> Tally {
+func run(server: Server, refusing: Server) async throws -> Tally {
     var tally = Tally()
     var clock = PhaseClock()
-    let server = try await TestServer.start()
     let transport = try CurlTransport()
 
     // Small GETs of every size from 0 to 199 bytes, 16 in flight, checked byte for byte.
@@ -200,9 +216,7 @@ func run() async throws -> Tally {
     clock.lap("timeout+limits")
 
     // A refused connection.
-    let refusing = try await RefusingPort.open()
     let refused = await send(transport, get(refusing.url("/get")))
-    try await refusing.close()
     tally.expect(isURLError(refused, .cannotConnectToHost), "refused: \(describe(refused))")
 
     clock.lap("refused")
@@ -234,21 +248,53 @@ func run() async throws -> Tally {
     clock.lap("transports loop")
 
     transport.shutdown()
-    try await server.shutdown()
     // The transports' threads finish their release moments after shutdown(); give them that
     // moment so the leak report sees the end state, not a thread mid-cleanup.
     try await Task.sleep(for: .seconds(1))
     return tally
 }
 
-/// Runs `run()` on a detached task and blocks the calling (main) thread on a semaphore until it
+/// Runs the requests against the servers `arguments` name, or against servers started in this
+/// process when it names none.
+func probe(_ arguments: [String]) async throws -> Tally {
+    if arguments.count == 2, let base = URL(string: arguments[0]), let refusing = URL(string: arguments[1]) {
+        return try await run(server: Server(baseURL: base), refusing: Server(baseURL: refusing))
+    }
+    guard arguments.isEmpty else {
+        throw ProbeUsageError(description: "usage: courier-valgrind-probe [--serve | BASE_URL REFUSING_URL]")
+    }
+    let server = try await TestServer.start()
+    let refusing = try await RefusingPort.open()
+    let tally = try await run(server: Server(baseURL: server.baseURL), refusing: Server(baseURL: refusing.baseURL))
+    try await refusing.close()
+    try await server.shutdown()
+    return tally
+}
+
+/// Serves a probe in another process: prints the two base URLs, then serves until stdin ends.
+func serve() async throws {
+    let server = try await TestServer.start()
+    let refusing = try await RefusingPort.open()
+    FileHandle.standardOutput.write(Data("\(server.baseURL.absoluteString)\n\(refusing.baseURL.absoluteString)\n".utf8))
+    await Task.detached {
+        while !FileHandle.standardInput.availableData.isEmpty {}
+    }.value
+    try await refusing.close()
+    try await server.shutdown()
+}
+
+struct ProbeUsageError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body` on a detached task and blocks the calling (main) thread on a semaphore until it
 /// ends; nonisolated so the detached task shares nothing with the main actor.
-func runBlocking() -> Outcome {
+func runBlocking(_ body: @escaping @Sendable () async throws -> Tally) -> Outcome {
     let outcome = Outcome()
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         do {
-            let tally = try await run()
+            let tally = try await body()
             outcome.failures = tally.failures
             outcome.requests = tally.requests
         } catch {
@@ -260,7 +306,18 @@ func runBlocking() -> Outcome {
     return outcome
 }
 
-let outcome = runBlocking()
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--serve"] {
+    let served = runBlocking {
+        try await serve()
+        return Tally()
+    }
+    for failure in served.failures {
+        FileHandle.standardError.write(Data("courier-valgrind-probe --serve: \(failure)\n".utf8))
+    }
+    exit(served.failures.isEmpty ? 0 : 1)
+}
+let outcome = runBlocking { try await probe(arguments) }
 for failure in outcome.failures {
     print("UNEXPECTED: \(failure)")
 }
