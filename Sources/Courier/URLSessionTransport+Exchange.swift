@@ -5,75 +5,55 @@ import Foundation
 import Synchronization
 
 extension URLSessionTransport {
-    /// One data task's lifecycle, from creation to the one resumption of its continuation.
-    ///
-    /// The awaiting task, the cancellation handler and the session's delegate queue all reach
-    /// it, in any order, so every step is a transition of ``State`` under one lock, and the
-    /// continuation leaves the state in the same transition that decides to resume it: it is
-    /// resumed exactly once whatever races.
+    /// One data task, its continuation and the bytes that arrived: an ``ExchangeState`` under a
+    /// lock, whose actions (cancel this task, resume this continuation) it performs outside it.
     final class Exchange: Sendable {
+        typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
+
         let request: URLRequest
-        private let state = Mutex(State.created)
+        private let state = Mutex(ExchangeState<URLSessionDataTask, Continuation>())
 
         init(request: URLRequest) {
             self.request = request
-        }
-
-        private enum State {
-            case created
-            /// Cancelled before the task existed; `start` cancels it at once.
-            case cancelledEarly
-            case running(URLSessionDataTask, CheckedContinuation<(Data, URLResponse), any Error>, Body)
-            case finished
-        }
-
-        /// What arrived so far, and why the task was stopped early, if it was.
-        struct Body {
-            var data = Data()
-            var stop: URLError?
         }
 
         private var cancellationError: URLError {
             URLError(.cancelled, "the request was cancelled", url: request.url)
         }
 
-        func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
-            let cancelled = state.withLock { state in
-                let cancelled = if case .cancelledEarly = state { true } else { false }
-                state = .running(task, continuation, Body(stop: cancelled ? cancellationError : nil))
-                return cancelled
-            }
+        func start(_ task: URLSessionDataTask, continuation: Continuation) {
+            let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
             if cancelled { Self.cancelSoon(task) }
             task.resume()
         }
 
         func cancel() {
-            let early = state.withLock { state -> Bool in
-                guard case .created = state else { return false }
-                state = .cancelledEarly
-                return true
-            }
-            if !early, let task = stop(with: cancellationError) { Self.cancelSoon(task) }
+            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { Self.cancelSoon(task) }
         }
 
         /// Keeps `data` unless the body would pass `limit`; past it, stops the task and drops
         /// what it kept.
         func append(_ data: Data, limit: Int) {
-            let task = updateBody { task, body -> URLSessionDataTask? in
-                guard body.stop == nil else { return nil }
-                guard body.data.count + data.count <= limit else {
-                    body.stop = URLError(
-                        .dataLengthExceedsMaximum,
-                        "the decoded body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
-                        url: request.url
-                    )
-                    body.data = Data()
-                    return task
-                }
-                body.data.append(data)
-                return nil
-            } ?? nil
+            let task = state.withLock { state in
+                state.receive(data, limit: limit, error: URLError(
+                    .dataLengthExceedsMaximum,
+                    "the decoded body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
+                    url: self.request.url
+                ))
+            }
             if let task { Self.cancelSoon(task) }
+        }
+
+        /// Stops the task with `error` unless it was stopped already; the task to cancel, if any.
+        func stop(with error: URLError) -> URLSessionDataTask? {
+            state.withLock { $0.stop(with: error) }
+        }
+
+        /// Resumes the continuation with the task's outcome, once.
+        func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {
+            let outcome = ExchangeState<URLSessionDataTask, Continuation>.Outcome(data: data, response: response, error: error, challenged: challenged)
+            guard let (continuation, result) = state.withLock({ $0.complete(outcome, request: request) }) else { return }
+            continuation.resume(with: result.map { data, response in (data, Self.joiningCaseVariants(response)) })
         }
 
         /// Cancels `task` from a thread of its own.
@@ -86,49 +66,6 @@ extension URLSessionTransport {
         static func cancelSoon(_ task: URLSessionDataTask) {
             DispatchQueue.global().async { task.cancel() }
         }
-
-        /// Stops the task with `error` unless it was stopped already; the task to cancel, if any.
-        func stop(with error: URLError) -> URLSessionDataTask? {
-            updateBody { task, body in
-                guard body.stop == nil else { return nil }
-                body.stop = error
-                return task
-            } ?? nil
-        }
-
-        /// Runs `change` on the running task's body; nil when no task is running.
-        private func updateBody<Result>(_ change: (URLSessionDataTask, inout Body) -> Result) -> Result? {
-            state.withLock { state in
-                guard case .running(let task, let continuation, var body) = state else { return nil }
-                // Drop the state's copy first, so appending to `body.data` never copies it.
-                state = .finished
-                defer { state = .running(task, continuation, body) }
-                return change(task, &body)
-            }
-        }
-
-        /// Resumes the continuation with the task's outcome: the body collected here (or `data`
-        /// from a completion handler), or the reason the task was stopped, or its own error.
-        func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {
-            let taken = state.withLock { state -> (CheckedContinuation<(Data, URLResponse), any Error>, Body)? in
-                guard case .running(_, let continuation, let body) = state else { return nil }
-                state = .finished
-                return (continuation, body)
-            }
-            guard let (continuation, body) = taken else { return }
-            if let stop = body.stop {
-                continuation.resume(throwing: stop)
-            } else if let challenged {
-                continuation.resume(returning: (data ?? body.data, challenged))
-            } else if let error {
-                continuation.resume(throwing: URLError.translated(error, request: request))
-            } else if let response {
-                continuation.resume(returning: (data ?? body.data, Self.joiningCaseVariants(response)))
-            } else {
-                continuation.resume(throwing: URLError(.badServerResponse, "the task ended without a response", url: request.url))
-            }
-        }
-
         /// `response` with header names that differ only in letter case joined with ", " under
         /// one spelling, as `CurlTransport` joins them; itself when there are none.
         /// FoundationNetworking keeps such names apart, so `value(forHTTPHeaderField:)` would
