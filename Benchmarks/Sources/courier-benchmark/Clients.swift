@@ -29,7 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, urlsession, ahc)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, urlsession, ahc)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -54,6 +54,10 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "curl":
         let transport = try curlTransport()
         return courierClient("Courier curl", transport.networking, request) { transport.shutdown() }
+    case "curl-engine":
+        // The engine without the shared policy layers: what the layers cost is the difference.
+        let transport = try curlTransport()
+        return courierClient("curl engine", transport.engine, request) { transport.shutdown() }
     case "curl-response":
         // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
         return try curlResponseClient("curl, CurlResponse", request, onTransportExecutor: false)

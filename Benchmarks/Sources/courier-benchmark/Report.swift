@@ -2,7 +2,7 @@ import Foundation
 
 /// The order of the table: the ceiling first, then Courier's transport, then the others.
 private let clientOrder = [
-    "C libcurl multi", "Courier curl", "curl, CurlResponse", "curl, own executor", "curl, both",
+    "C libcurl multi", "Courier curl", "curl engine", "curl, CurlResponse", "curl, own executor", "curl, both",
     "AsyncHTTPClient", "URLSession",
 ]
 /// The clients every workload and figure has; the curl variants run only where they differ.
@@ -63,7 +63,8 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
     print("Courier curl = CurlTransport.data(for:), the Networking function; CurlResponse = response(for:),")
-    print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both.")
+    print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both;")
+    print("curl engine = CurlTransport.engine, data(for:) without the shared policy layers.")
     print("")
     print("workload                    client                 req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
     for workload in tableWorkloads {

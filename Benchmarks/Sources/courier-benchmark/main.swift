@@ -17,7 +17,7 @@ import Glibc
 //   courier-benchmark measure CLIENT BASE-URL WORKLOAD [SECONDS]   one JSON record on stdout
 //   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
 //
-// CLIENT: curl | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
+// CLIENT: curl | curl-engine | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
 // `Workload.all`; the C program (c/multi-get.c) knows the same names and prints the same record.
 
 let arguments = CommandLine.arguments
@@ -32,7 +32,7 @@ do {
         try printReport(results: arguments[2], startup: arguments[3])
     default:
         FileHandle.standardError.write(Data("""
-            usage: courier-benchmark measure curl|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
+            usage: courier-benchmark measure curl|curl-engine|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
                    courier-benchmark report RESULTS.jsonl STARTUP.txt
 
             """.utf8))
