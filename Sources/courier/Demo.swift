@@ -35,6 +35,7 @@ struct Demo {
         for (kind, networking) in transports {
             output.section("\(kind.displayName) transport")
             await steps(output, client: APIClient(baseURL: server.baseURL, networking: networking), networking: networking, server: server)
+            await policySteps(output, kind: kind, server: server)
         }
         await parity(output, server: server)
         await throughput(output, server: server, transports: transports)
@@ -83,7 +84,7 @@ struct Demo {
             let echo = try await client.send(Request<Echo>("redirect/3"))
             return "ended at \(echo.path)"
         }
-        await output.step("gzip body decoded, or refused where decoding has no bound") {
+        await output.step("gzip body: decoded, or refused unbounded") {
             do {
                 let echo = try await client.send(Request<Echo>("gzip"))
                 return "decoded echo of \(echo.path)"
@@ -103,6 +104,34 @@ struct Demo {
         }
         await output.step("Combine pipeline: publisher, map, flatMap") {
             try await combinePipeline(client)
+        }
+    }
+
+    /// The shared policy layers, which both transports run: the same answers to hostile servers.
+    private func policySteps(_ output: DemoOutput, kind: Transport, server: TestServer) async {
+        var policies = Policies()
+        policies.totalDeadline = 0.5
+        policies.maximumResponseBytes = 1 << 20
+        policies.cookies = CookieStore()
+        let client: APIClient
+        do {
+            client = APIClient(baseURL: server.baseURL, networking: try kind.makeNetworking(policies: policies))
+        } catch {
+            output.check("transport with policies starts", passed: false, detail: "\(error)")
+            return
+        }
+        await output.expectFailure("total deadline ends a drip feed") {
+            try await client.send(Request<Void>("drip/100?interval_ms=50"))
+        } matches: { $0.urlError?.code == .timedOut }
+        await output.expectFailure("endless body stops at the limit") {
+            try await client.send(Request<Void>("infinite"))
+        } matches: { $0.urlError?.code == .dataLengthExceedsMaximum }
+        await output.expectFailure("two Content-Lengths are refused") {
+            try await client.send(Request<Void>("content-length/conflicting"))
+        } matches: { $0.urlError?.code == .badServerResponse }
+        await output.step("cookie set on a redirect is sent") {
+            let echo = try await client.send(Request<[String: [String: String]]>("cookies/set?session=demo"))
+            return "next hop sent session=\(echo["cookies"]?["session"] ?? "nothing")"
         }
     }
 
