@@ -2,7 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
-import CourierCurl
+@testable import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing
@@ -59,9 +59,13 @@ import Testing
             #expect(byDefault?.code == .cannotDecodeContentData)
             #expect(byDefault?.localizedDescription.contains("is \(encoding)-encoded") == true, "\(String(describing: byDefault))")
         case .curl:
-            #expect(byDefault?.code == .dataLengthExceedsMaximum)
+            // A coding the linked libcurl lacks is refused at once; one it has stops at the limit.
+            let decodes = Curl.features.contentCodings.contains(encoding)
+            #expect(byDefault?.code == (decodes ? .dataLengthExceedsMaximum : .cannotDecodeContentData))
         }
-        #expect(decodingAll?.code == .dataLengthExceedsMaximum)
+        if transport == .urlSession || Curl.features.contentCodings.contains(encoding) {
+            #expect(decodingAll?.code == .dataLengthExceedsMaximum)
+        }
     }
 
     @Test(arguments: TransportKind.configured)

@@ -119,14 +119,16 @@ import Testing
         #expect(variable.stderrText.contains("urlsession, curl"))
     }
 
-    @Test(arguments: [("curl", "deflate, gzip, br, zstd"), ("urlsession", "identity")])
-    func transportDefaultsToCourierTransport(transport: String, acceptEncoding: String) async throws {
+    @Test(arguments: ["curl", "urlsession"])
+    func transportDefaultsToCourierTransport(transport: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
-        // The engines ask for different codings by default, which shows which one was chosen.
+        // The engines ask for different codings by default, which shows which one was chosen:
+        // URLSession's asks for identity, libcurl's for every decoder the linked libcurl has.
         let result = try await CourierToolProcess.run(["request", server.url("/get").absoluteString], environment: ["COURIER_TRANSPORT": transport])
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(server.lastRequest?.value(for: "Accept-Encoding") == acceptEncoding)
+        let asked = server.lastRequest?.value(for: "Accept-Encoding")
+        #expect((asked == "identity") == (transport == "urlsession"), "\(asked ?? "nothing")")
     }
 
     @Test(arguments: transports)
