@@ -2,7 +2,6 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 extension URLSessionTransport {
     /// Receives every task's events and hands them to the task's ``Exchange``.
@@ -20,8 +19,8 @@ extension URLSessionTransport {
     ///   `failureResponse` kept, so the caller gets the 401 response (its headers;
     ///   FoundationNetworking discards the body) instead of waiting forever.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // @unchecked: the only state is behind the Mutex below; NSObject itself is not Sendable.
-        private let exchanges = Mutex<[Int: Entry]>([:])
+        // @unchecked: the only state is behind the Locked below; NSObject itself is not Sendable.
+        private let exchanges = Locked<[Int: Entry]>([:])
         private let maximumResponseBytes: Int
         private let maximumHeaderBytes: Int
 

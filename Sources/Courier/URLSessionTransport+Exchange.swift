@@ -2,7 +2,6 @@
 import FoundationNetworking
 #endif
 import Foundation
-import Synchronization
 
 extension URLSessionTransport {
     /// One data task, its continuation and the bytes that arrived: an ``ExchangeState`` under a
@@ -11,7 +10,7 @@ extension URLSessionTransport {
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
         let request: URLRequest
-        private let state = Mutex(ExchangeState<URLSessionDataTask, Continuation>())
+        private let state = Locked(ExchangeState<URLSessionDataTask, Continuation>())
 
         init(request: URLRequest) {
             self.request = request

@@ -1,4 +1,5 @@
 import Foundation
+import Courier
 
 /// Recycled memory for large response bodies.
 ///
@@ -30,7 +31,7 @@ final class CurlBodyBufferPool: Sendable {
     }
 
     let maximumIdleBytes: Int
-    private let free = CurlLocked(FreeLists())
+    private let free = Locked(FreeLists())
 
     init(maximumIdleBytes: Int) {
         self.maximumIdleBytes = max(0, maximumIdleBytes)

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
+import Courier
 
 /// One thread that owns one multi handle and is the only caller of `curl_multi_*` and of
 /// anything on an easy handle.
@@ -56,11 +57,11 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private let multi: Curl.MultiPointer
-    private let inbox = CurlLocked(Inbox())
+    private let inbox = Locked(Inbox())
     /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
     /// thread's name can change (libdispatch renames threads it runs jobs on).
-    private let loopThread = CurlLocked<ObjectIdentifier?>(nil)
-    private let termination = CurlLocked(Termination())
+    private let loopThread = Locked<ObjectIdentifier?>(nil)
+    private let termination = Locked(Termination())
 
     // Curl thread only.
     private var scheduler: CurlScheduler

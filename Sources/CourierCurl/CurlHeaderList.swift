@@ -1,3 +1,5 @@
+import Courier
+
 /// One `curl_slist` of request header lines, shared by every transfer that sends the same
 /// headers and freed when the last of them lets go.
 ///
@@ -25,7 +27,7 @@ final class CurlHeaderList: @unchecked Sendable {
 /// a request id) costs what it did without the cache and no memory grows.
 final class CurlHeaderListCache: Sendable {
     let capacity: Int
-    private let lists = CurlLocked<[CurlRequestPlan.Headers: CurlHeaderList]>([:])
+    private let lists = Locked<[CurlRequestPlan.Headers: CurlHeaderList]>([:])
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An in-memory cookie store that follows RFC 6265: it keeps the cookies servers set and
 /// chooses which to send with each request.
@@ -32,14 +31,14 @@ public final class CookieStore: Sendable {
     /// The default bound on the number of cookies for one domain.
     public static let defaultMaximumCountPerDomain = 50
 
-    private let jar: Mutex<CookieJar>
+    private let jar: Locked<CookieJar>
 
     /// Creates an empty store. Negative bounds count as zero, which keeps nothing.
     public init(
         maximumCount: Int = CookieStore.defaultMaximumCount,
         maximumCountPerDomain: Int = CookieStore.defaultMaximumCountPerDomain
     ) {
-        jar = Mutex(CookieJar(maximumCount: maximumCount, maximumCountPerDomain: maximumCountPerDomain))
+        jar = Locked(CookieJar(maximumCount: maximumCount, maximumCountPerDomain: maximumCountPerDomain))
     }
 
     /// The value of the `Cookie` header for a request to `url`, or `nil` when no stored cookie
