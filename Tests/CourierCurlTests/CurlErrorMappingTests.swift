@@ -78,13 +78,11 @@ import Testing
             let result = await failure(transport, stalled)
             #expect(result?.0 == .timedOut)
             #expect(result?.1?.curlCode == Curl.Code.operationTimedOut)
-            // Courier's own idle check ended it, not libcurl's five-second speed average, which
-            // says "Operation too slow" and took 6 s or more: the message tells which fired,
-            // however loaded the machine. A sanitized build runs too slowly for either to be
-            // sure to come first, so there only the code is checked.
-            if ProcessInfo.processInfo.environment["COURIER_SANITIZER"] == nil {
-                #expect(result?.1?.message == "no data received or sent for 1 s")
-            }
+            // Which check ends it, Courier's idle clock (~1 s) or libcurl's five-second speed
+            // average (~6 s), depends on when the loop's thread gets a core: with the whole
+            // suite on two cores both had passed by then and libcurl's came first. The idle
+            // clock itself is checked without a socket in CurlTransferTimeoutTests; here, only
+            // that the code is right and nothing hangs.
             #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
