@@ -9,7 +9,7 @@ import Foundation
 
 /// The tool's only calls to `write(2)`.
 ///
-/// Not `FileHandle.write(_:)`: on Linux it wraps a throwing write in `try!`, so a closed pipe
+/// Not `FileHandle.write(_:)`: on Linux it forces a throwing write with no catch, so a closed pipe
 /// traps the process. Not `print`: stdio buffers, and a failed `fwrite` is never reported.
 enum FileDescriptorOutput {
     /// Why a write failed: the `errno` of the failing `write(2)`.
