@@ -3,7 +3,6 @@ import FoundationNetworking
 #endif
 import Courier
 import Foundation
-import Synchronization
 
 /// A ``Courier/Networking`` transport written directly on libcurl's multi interface.
 ///

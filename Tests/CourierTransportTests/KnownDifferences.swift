@@ -7,18 +7,6 @@ import Foundation
 /// Darwin, which the libcurl transport follows), each with its reason. The suite asserts each
 /// transport's actual answer, so a difference that stops occurring fails a test and is removed.
 extension TransportKind {
-    /// The code for a server that closes the connection mid-body (fewer bytes than announced).
-    ///
-    /// FoundationNetworking reports `.unknown` with libcurl's message; the URLSession engine
-    /// reads the message and gives `.networkConnectionLost`, as CurlTransport and Darwin do.
-    var codeForTruncatedBody: URLError.Code { .networkConnectionLost }
-
-    /// Whether a 307/308 redirect of a request with a body re-sends that body: on both, since
-    /// the shared redirect layer builds every hop and FoundationNetworking follows none itself.
-    var resendsBodyOn307And308: Bool { true }
-}
-
-extension TransportKind {
     /// The most TCP connections a server sees from 2,000 requests, 64 in flight, to one host
     /// with the default limit of 6 per host; nil when there is no bound.
     ///
@@ -34,37 +22,6 @@ extension TransportKind {
         case .curl: perHostLimit
         }
     }
-}
-
-extension TransportKind {
-    /// The code for a chunked body that never ends: both engines stop it at
-    /// `Policies.maximumResponseBytes`.
-    var codeForEndlessBody: URLError.Code { .dataLengthExceedsMaximum }
-
-    /// When the endless-body test cancels its request: a safety net, since both must stop by
-    /// themselves.
-    var cancelEndlessBodyAfter: Duration { .seconds(12) }
-
-    /// The most decoded body bytes accepted, given the limit a test configured.
-    func decodedBodyLimit(configured: Int) -> Int? { configured }
-}
-
-extension TransportKind {
-    /// Whether the header `name`, set on a request by the caller, is still sent after a redirect
-    /// to another origin (scheme, host or port): never, on both, since the shared redirect layer
-    /// drops `Authorization`, `Cookie`, `Proxy-Authorization` and the configured names.
-    func forwardsAcrossOrigins(_ name: String) -> Bool { false }
-
-    enum FileRedirectAnswer: Equatable {
-        /// The 302 itself is the response.
-        case deliversTheRedirect
-        /// The location's path is requested from the redirecting server instead.
-        case requestsItsPathFromTheSameServer
-    }
-
-    /// What a `Location: file:///etc/passwd` gives: the 302 itself on both, as Darwin's
-    /// URLSession does for a scheme it will not follow. Neither reads the file.
-    var answerToFileRedirect: FileRedirectAnswer { .deliversTheRedirect }
 }
 
 extension TransportKind {

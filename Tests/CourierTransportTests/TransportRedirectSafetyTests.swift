@@ -49,10 +49,9 @@ import Testing
         let onSecond = try #require(second.lastRequest)
         #expect(last.headerValues("X-Keep") == ["kept"])
         #expect(onSecond.value(for: "X-Keep") == "kept")
-        for (name, value) in Self.sensitive {
-            let expected = transport.forwardsAcrossOrigins(name) ? value : nil
-            #expect(onSecond.value(for: name) == expected, "\(name) on the second origin")
-            #expect(last.headerValues(name).first == expected, "\(name) back on the first origin")
+        for name in Self.sensitive.keys {
+            #expect(onSecond.value(for: name) == nil, "\(name) on the second origin")
+            #expect(last.headerValues(name).isEmpty, "\(name) back on the first origin")
         }
         try await first.shutdown()
         try await second.shutdown()
@@ -78,15 +77,14 @@ import Testing
         let server = try await TestServer.start()
         let url = Self.redirect(from: server, to: URL(fileURLWithPath: "/etc/passwd"))
         let result = await Result { try await transport.networking(URLRequest(url: url)) }
-        switch (transport.answerToFileRedirect, result) {
-        case (.deliversTheRedirect, .success(let (data, response))):
+        // The 302 itself is the answer on both, as Darwin's URLSession gives for a scheme it
+        // will not follow; neither reads the file.
+        switch result {
+        case .success(let (data, response)):
             #expect((response as? HTTPURLResponse)?.statusCode == 302)
             #expect(!String(decoding: data, as: UTF8.self).contains("root:"))
-        case (.requestsItsPathFromTheSameServer, .success(let (_, response))):
-            #expect(response.url == server.url("/etc/passwd"))
-            #expect((response as? HTTPURLResponse)?.statusCode == 404)
-        default:
-            Issue.record("\(transport): unexpected \(result)")
+        case .failure(let error):
+            Issue.record("\(transport): unexpected \(error)")
         }
         try await server.shutdown()
     }

@@ -58,11 +58,13 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// to GET (Fetch's "request-body-header name").
     private static let bodyHeaderNames = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"]
 
-    private static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
-
-    /// Whether `statusCode` is one of the redirects this policy can follow.
+    /// Whether `statusCode` is one of the redirects this policy can follow. Asked of every
+    /// response, so a switch rather than a hashed set.
     public static func isRedirect(_ statusCode: Int) -> Bool {
-        redirectStatusCodes.contains(statusCode)
+        switch statusCode {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 
     /// What to do after `request` was answered with `statusCode` and `location`, when
