@@ -1,0 +1,200 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A response body read as it arrives: chunks of bytes, in order, for one reader.
+///
+/// Memory stays bounded however large the body and however slow the reader: once a few hundred
+/// KiB wait unread, the engine stops receiving (libcurl pauses the transfer; URLSession suspends
+/// its task) until the reader catches up.
+///
+/// ```swift
+/// let (body, response) = try await transport.stream(for: request)
+/// for try await chunk in body {
+///     try file.write(contentsOf: chunk)
+/// }
+/// ```
+///
+/// Iterate it once. Cancelling the reading task, or dropping the body and its iterator before
+/// the end, stops the transfer and frees its connection; a read then throws
+/// `URLError(.cancelled)`. A body that fails part-way throws the engine's `URLError` from
+/// `next()`, after the chunks that arrived before the failure.
+public struct ResponseBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public typealias Failure = any Error
+
+    /// How many unread bytes wait before the engine is told to pause: 256 KiB by default.
+    public static let defaultBufferSize = 256 << 10
+
+    private let reader: Reader
+    /// Applied to every error a read throws, by layers above the engine (error descriptions).
+    private var errorTransform: (@Sendable (any Error) -> any Error)?
+
+    package init(_ storage: ResponseBodyStorage) {
+        reader = Reader(storage)
+    }
+
+    /// A body that is already complete, for test doubles and for engines that buffer.
+    public init(_ data: Data, trailerFields: [String: String] = [:]) {
+        let storage = ResponseBodyStorage(bufferSize: Swift.max(1, data.count), producer: { _ in })
+        storage.write(data)
+        storage.finish(trailerFields: trailerFields)
+        self.init(storage)
+    }
+
+    /// The fields of a chunked body's trailer section, once the body has been read to its end;
+    /// empty before that and when the server sent none. Repeated names are joined with ", ".
+    public var trailerFields: [String: String] {
+        reader.storage.trailerFields
+    }
+
+    /// The whole body, failing with `URLError(.dataLengthExceedsMaximum)` once it passes
+    /// `maximumBytes`.
+    public func collect(upTo maximumBytes: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            guard data.count + chunk.count <= maximumBytes else {
+                reader.storage.cancel(with: URLError(.dataLengthExceedsMaximum, "the body exceeds \(maximumBytes) bytes", url: nil))
+                throw URLError(.dataLengthExceedsMaximum, "the body exceeds the limit of \(maximumBytes) bytes", url: nil)
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: reader, errorTransform: errorTransform)
+    }
+
+    /// Reads the chunks one at a time.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate let reader: Reader
+        fileprivate let errorTransform: (@Sendable (any Error) -> any Error)?
+
+        public mutating func next() async throws -> Data? {
+            do {
+                return try await reader.storage.next()
+            } catch {
+                throw errorTransform?(error) ?? error
+            }
+        }
+    }
+
+    /// This body, with every error a read throws passed through `transform` (after any
+    /// transform already set).
+    package func mappingErrors(_ transform: @escaping @Sendable (any Error) -> any Error) -> ResponseBody {
+        var body = self
+        if let first = errorTransform {
+            body.errorTransform = { @Sendable error in transform(first(error)) }
+        } else {
+            body.errorTransform = transform
+        }
+        return body
+    }
+
+    /// Fails the body with `error` unless it has ended: used by layers above the engine, such
+    /// as a total deadline.
+    package func terminate(with error: any Error) {
+        reader.storage.terminate(error)
+    }
+
+    /// Whether the body has ended, completely or not.
+    package var isEnded: Bool { reader.storage.isEnded }
+}
+
+/// Held by the body and its iterator and never by the engine, so that when the reader lets go
+/// of both the transfer is stopped.
+private final class Reader: Sendable {
+    let storage: ResponseBodyStorage
+
+    init(_ storage: ResponseBodyStorage) {
+        self.storage = storage
+    }
+
+    deinit {
+        storage.cancel(with: URLError(.cancelled, "the response body was dropped before its end", url: nil))
+    }
+}
+
+/// The shared buffer of a ``ResponseBody``: the engine writes into it, the reader takes from it.
+///
+/// The engine gets every ``ResponseBodyState/ProducerAction`` through `producer`, called
+/// outside the lock, on the thread whose event caused it: the engine's own thread for
+/// `pause`, the reader's for `resume` and `cancel`.
+package final class ResponseBodyStorage: Sendable {
+    package typealias ProducerAction = ResponseBodyState<UnsafeContinuation<Data?, any Error>>.ProducerAction
+
+    private struct Shared {
+        var state: ResponseBodyState<UnsafeContinuation<Data?, any Error>>
+        var trailerFields: [String: String] = [:]
+    }
+
+    private let shared: Locked<Shared>
+    private let producer: @Sendable (ProducerAction) -> Void
+
+    package init(bufferSize: Int = ResponseBody.defaultBufferSize, producer: @escaping @Sendable (ProducerAction) -> Void) {
+        shared = Locked(Shared(state: ResponseBodyState(highWater: bufferSize)))
+        self.producer = producer
+    }
+
+    // MARK: Engine
+
+    /// Hands a chunk to the reader; false when the engine must pause until told to resume.
+    @discardableResult
+    package func write(_ chunk: Data) -> Bool {
+        let action = shared.withLock { $0.state.append(chunk) }
+        perform(action, notifyingPause: false)
+        return action.producer != .pause
+    }
+
+    /// The body is complete; `trailerFields` are the trailer section's fields, if any.
+    package func finish(trailerFields: [String: String] = [:]) {
+        let action = shared.withLock { shared in
+            if !shared.state.isEnded { shared.trailerFields = trailerFields }
+            return shared.state.finish(nil)
+        }
+        perform(action)
+    }
+
+    /// The body broke off with `error`.
+    package func fail(_ error: any Error) {
+        perform(shared.withLock { $0.state.finish(error) })
+    }
+
+    /// Whether the reader has buffered enough that the engine should not deliver more.
+    package var isPaused: Bool { shared.withLock { $0.state.producerIsPaused } }
+
+    // MARK: Reader
+
+    var trailerFields: [String: String] { shared.withLock { $0.trailerFields } }
+
+    var isEnded: Bool { shared.withLock { $0.state.isEnded } }
+
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                perform(shared.withLock { $0.state.next(continuation) })
+            }
+        } onCancel: {
+            cancel(with: URLError(.cancelled, "the task reading the response body was cancelled", url: nil))
+        }
+    }
+
+    func cancel(with error: any Error) {
+        perform(shared.withLock { $0.state.cancel(with: error) })
+    }
+
+    func terminate(_ error: any Error) {
+        perform(shared.withLock { $0.state.terminate(error) })
+    }
+
+    private func perform(
+        _ action: ResponseBodyState<UnsafeContinuation<Data?, any Error>>.Action, notifyingPause: Bool = true
+    ) {
+        if let (continuation, result) = action.reader { continuation.resume(with: result) }
+        if let producerAction = action.producer, producerAction != .pause || notifyingPause {
+            producer(producerAction)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A request body sent as it is produced: bytes in memory, a file, or an `AsyncSequence` of
+/// chunks, read while the request goes out so memory stays bounded whatever its size.
+///
+/// ```swift
+/// let upload = try UploadBody.file(URL(filePath: "/var/backups/db.tar"))
+/// let (body, response) = try await transport.stream(for: request, uploading: upload)
+/// ```
+///
+/// A body with a known ``length`` goes out with that `Content-Length`; one without is sent
+/// chunked. Only ``data(_:)`` and ``file(_:)`` bodies can be sent again, which a 307 or 308
+/// redirect needs; a stream cannot, and such a redirect fails with
+/// `URLError(.requestBodyStreamExhausted)`.
+public struct UploadBody: Sendable {
+    enum Source: Sendable {
+        case data(Data)
+        case file(URL)
+        /// Iterates the sequence, handing each chunk to `send`, which returns once there is room
+        /// for the next.
+        case chunks(@Sendable (_ send: (Data) async throws -> Void) async throws -> Void)
+    }
+
+    let source: Source
+
+    /// How many bytes the body has, when known.
+    public let length: Int64?
+
+    /// Bytes already in memory.
+    public static func data(_ data: Data) -> UploadBody {
+        UploadBody(source: .data(data), length: Int64(data.count))
+    }
+
+    /// The contents of a regular file, read in pieces as they are sent.
+    ///
+    /// - Throws: the file system's error when the file cannot be read or its size is unknown.
+    public static func file(_ url: URL) throws -> UploadBody {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        guard let size = (attributes[.size] as? NSNumber)?.int64Value else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        return UploadBody(source: .file(url), length: size)
+    }
+
+    /// The chunks of an `AsyncSequence`, read once, as fast as the connection takes them.
+    /// `length`, when given, is sent as `Content-Length` and must be exact.
+    public static func stream<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Int64? = nil) -> UploadBody
+    where Chunks.Element == Data {
+        UploadBody(source: .chunks({ send in
+            for try await chunk in chunks { try await send(chunk) }
+        }), length: length)
+    }
+
+    /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
+    public var isReplayable: Bool {
+        if case .chunks = source { false } else { true }
+    }
+
+    /// The whole body in memory, for engines that cannot stream it.
+    package func collect() async throws -> Data {
+        switch source {
+        case .data(let data): return data
+        case .file(let url): return try Data(contentsOf: url)
+        case .chunks(let produce):
+            // Only this task appends; the closure's type requires Sendable captures.
+            let data = Locked(Data())
+            try await produce { chunk in data.withLock { $0.append(chunk) } }
+            return data.withLock { $0 }
+        }
+    }
+}
