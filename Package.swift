@@ -4,6 +4,8 @@ import PackageDescription
 // `Courier`, `CourierCurl` and `CourierCombine` are what users depend on; none pulls in SwiftNIO.
 // `CourierConfiguration` is the only product that depends on swift-configuration, so an app that
 // never reads a ConfigReader never fetches or builds it (SwiftPM resolves by target).
+// `CourierOpenAPI` alone depends on swift-openapi-runtime and swift-http-types, and not on
+// `CourierCurl`, so an app that runs a generated client over URLSession never links libcurl.
 // `CourierTestServer` is a separate product so the tests, the `courier` tool and the
 // benchmarks package can share one HTTP server without it ever reaching an app.
 let package = Package(
@@ -14,6 +16,7 @@ let package = Package(
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierCurl", targets: ["CourierCurl"]),
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
+        .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierParity", targets: ["CourierParity"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier", targets: ["courier"]),
@@ -26,6 +29,11 @@ let package = Package(
         // JSON only, named rather than left to the default set, so a later default (YAML, reloading,
         // logging) never reaches Courier's users unasked; an app enables more traits itself.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
+        // Only `CourierOpenAPI` and its tests. The floor is the oldest runtime whose
+        // `ClientTransport` and `HTTPBody` this module needs, so that an app keeps the runtime
+        // its generated code was made for; the generator itself is never a dependency.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(name: "Courier"),
@@ -50,6 +58,14 @@ let package = Package(
                 "Courier",
                 "CourierCurl",
                 .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+        .target(
+            name: "CourierOpenAPI",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .systemLibrary(
@@ -133,6 +149,20 @@ let package = Package(
         .testTarget(
             name: "CourierParityTests",
             dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer"]
+        ),
+        // Generated/ holds the client made from openapi.yaml once, by hand (see its README), so
+        // that building the tests never builds the generator.
+        .testTarget(
+            name: "CourierOpenAPITests",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierOpenAPI",
+                "CourierTestServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/README.md"]
         ),
         // Every ```swift block of README.md and of the DocC catalogs, as files the build compiles,
         // so that an API change which breaks an example breaks the build. The README's and the

@@ -1,0 +1,61 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierOpenAPI
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// Binary responses read chunk by chunk through the generated client.
+@Suite struct HTTPBodyResponseBodyTests {
+    @Test(arguments: Transport.allCases)
+    func aLargeDownloadIsReadChunkByChunkWithItsContentLength(transport: Transport) async throws {
+        try await withTestServer { server in
+            let count = 8 << 20
+            let body = try await transport.client(for: server)
+                .getBytes(path: .init(count: count), query: .init(seed: 7)).ok.body.binary
+            #expect(body.length == .known(Int64(count)))
+            #expect(body.iterationBehavior == .single)
+            let received = try await compare(body, with: TestServer.deterministicBytes(count: count, seed: 7))
+            #expect(received == count)
+            // The body read the network once; a second reader is refused rather than served nothing.
+            await #expect(throws: (any Error).self) {
+                for try await _ in body {}
+            }
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aChunkedDownloadHasNoLength(transport: Transport) async throws {
+        try await withTestServer { server in
+            let count = 1 << 20
+            let body = try await transport.client(for: server)
+                .streamBytes(path: .init(count: count), query: .init(chunkSize: 1000)).ok.body.binary
+            #expect(body.length == .unknown)
+            #expect(try await compare(body, with: TestServer.deterministicBytes(count: count)) == count)
+        }
+    }
+
+    /// Checks each chunk against the bytes expected at its offset, without keeping the chunks,
+    /// and returns how many bytes arrived.
+    private func compare(_ body: HTTPBody, with expected: Data) async throws -> Int {
+        var offset = 0
+        for try await chunk in body {
+            guard offset + chunk.count <= expected.count else {
+                Issue.record("\(offset + chunk.count) bytes, more than the \(expected.count) expected")
+                return offset + chunk.count
+            }
+            let slice = expected[expected.startIndex + offset ..< expected.startIndex + offset + chunk.count]
+            guard chunk.elementsEqual(slice) else {
+                Issue.record("the chunk at offset \(offset) differs")
+                return offset
+            }
+            offset += chunk.count
+        }
+        return offset
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierOpenAPI
+import CourierTestServer
+import Foundation
+import OpenAPIRuntime
+import Testing
+
+extension Transport: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
+
+    /// The engine's streaming entry point, one transport per kind for the whole process.
+    ///
+    /// Neither engine has a streaming entry point of its own yet, so both are adapted from their
+    /// buffered `networking`: bodies arrive whole and uploads are collected before they go out,
+    /// while everything this module converts (fields, lengths, chunks, errors) is exercised.
+    var streaming: StreamingNetworking {
+        get throws {
+            switch self {
+            case .urlSession: streamingNetworking(buffering: Self.sharedURLSession.networking)
+            case .curl: streamingNetworking(buffering: try Self.sharedCurl.get().networking)
+            }
+        }
+    }
+
+    /// The generated client over this transport, talking to `server`.
+    func client(for server: TestServer, middlewares: [any ClientMiddleware] = []) throws -> Client {
+        Client(serverURL: server.baseURL, transport: CourierClientTransport(try streaming), middlewares: middlewares)
+    }
+
+    private static let sharedURLSession = URLSessionTransport()
+    private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
+}
+
+/// Runs `body` against a test server of its own on 127.0.0.1, stopped afterwards.
+func withTestServer(_ body: (TestServer) async throws -> Void) async throws {
+    let server = try await TestServer.start()
+    do {
+        try await body(server)
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+    try await server.shutdown()
+}

@@ -1,0 +1,42 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierOpenAPI
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// Request bodies produced by an AsyncSequence and sent through the generated client.
+@Suite struct UploadBodyHTTPBodyTests {
+    @Test(arguments: Transport.allCases, [false, true])
+    func aStreamedUploadArrivesWhole(transport: Transport, declaresLength: Bool) async throws {
+        try await withTestServer { server in
+            let chunkSize = 16 << 10
+            let chunkCount = 64
+            let bytes = TestServer.deterministicBytes(count: chunkSize * chunkCount, seed: 3)
+            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                for index in 0..<chunkCount {
+                    let start = bytes.startIndex + index * chunkSize
+                    continuation.yield(ArraySlice(bytes[start ..< start + chunkSize]))
+                }
+                continuation.finish()
+            }
+            let length: HTTPBody.Length = declaresLength ? .known(Int64(bytes.count)) : .unknown
+            let upload = HTTPBody(chunks, length: length)
+
+            let echo = try await transport.client(for: server).postAnything(body: .binary(upload)).ok.body.json
+
+            #expect(echo.method == "POST")
+            #expect(Data(base64Encoded: echo.body) == bytes)
+            let fields = Dictionary(echo.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+            #expect(fields["content-type"] == "application/octet-stream")
+            if declaresLength {
+                #expect(fields["content-length"] == String(bytes.count))
+            }
+        }
+    }
+}
