@@ -12,6 +12,15 @@ import Testing
 extension Transport: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 
+    /// The transports this run tests: the one `COURIER_TRANSPORT` names, as the shared transport
+    /// suite reads it, or both when it is unset.
+    static var configured: [Transport] {
+        guard let value = ProcessInfo.processInfo.environment[environmentVariable], !value.isEmpty else {
+            return allCases
+        }
+        return (try? Transport(name: value)).map { [$0] } ?? []
+    }
+
     /// The engine's streaming entry point, one transport per kind for the whole process.
     ///
     /// Neither engine has a streaming entry point of its own yet, so both are adapted from their
