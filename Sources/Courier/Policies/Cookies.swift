@@ -32,16 +32,22 @@ import Foundation
 /// let networking = layered(engine, [followingRedirects(), storingCookies(in: cookies)])
 /// ```
 public func storingCookies(in store: CookieStore) -> NetworkingLayer {
+    buffered(cookieLayer(in: store))
+}
+
+/// ``storingCookies(in:)`` over either kind of body: the cookies of a response are stored from
+/// its head, before its body is read.
+func cookieLayer<Body: Sendable>(in store: CookieStore) -> ExchangeLayer<Body> {
     { next in
-        { request in
-            guard request.httpShouldHandleCookies else { return try await next(request) }
-            let (data, response) = try await next(request.addingCookies(from: store))
+        { request, upload in
+            guard request.httpShouldHandleCookies else { return try await next(request, upload) }
+            let (body, response) = try await next(request.addingCookies(from: store), upload)
             if let response = response as? HTTPURLResponse,
                let url = response.url ?? request.url,
                let joined = response.value(forHTTPHeaderField: "Set-Cookie") {
                 store.store(setCookieFields: setCookieFieldValues(splittingJoined: joined), from: url)
             }
-            return (data, response)
+            return (body, response)
         }
     }
 }

@@ -16,10 +16,17 @@ import Foundation
 /// timed out: no data received or sent for 1 s (GET http://127.0.0.1:8080/slow)
 /// ```
 public func describingErrors() -> NetworkingLayer {
+    buffered(errorDescriptionLayer())
+}
+
+/// ``describingErrors()`` over either kind of body: a body still arriving gets its later errors
+/// described too.
+func errorDescriptionLayer<Body: ExchangeBody>() -> ExchangeLayer<Body> {
     { send in
-        { request in
+        { request, upload in
             do {
-                return try await send(request)
+                let (body, response) = try await send(request, upload)
+                return (body.describingErrors(for: request), response)
             } catch let error as URLError {
                 throw error.described(for: request)
             }

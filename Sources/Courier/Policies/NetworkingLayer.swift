@@ -22,3 +22,31 @@ public typealias NetworkingLayer = @Sendable (@escaping Networking) -> Networkin
 public func layered(_ networking: @escaping Networking, _ layers: [NetworkingLayer]) -> Networking {
     layers.reversed().reduce(networking) { inner, layer in layer(inner) }
 }
+
+/// One exchange whose body comes back as `Body`: `Data` for ``Networking``, ``ResponseBody``
+/// for ``StreamingNetworking`` (which is `Exchange<ResponseBody>`). Every policy is written once
+/// over this, so the buffered and the streaming layers cannot drift apart.
+typealias Exchange<Body> = @Sendable (URLRequest, UploadBody?) async throws -> (Body, URLResponse)
+
+/// A policy over an ``Exchange``; ``StreamingNetworkingLayer`` is `ExchangeLayer<ResponseBody>`.
+typealias ExchangeLayer<Body> = @Sendable (@escaping Exchange<Body>) -> Exchange<Body>
+
+/// `networking` as an exchange; it never gets an upload, since nothing above it makes one.
+func exchange(sending networking: @escaping Networking) -> Exchange<Data> {
+    { request, _ in try await networking(request) }
+}
+
+/// `exchange` as a ``Networking``: the request's own `httpBody` or `httpBodyStream` is the body.
+func networking(sending exchange: @escaping Exchange<Data>) -> Networking {
+    { request in try await exchange(request, nil) }
+}
+
+/// `layer` as a ``NetworkingLayer``.
+func buffered(_ layer: @escaping ExchangeLayer<Data>) -> NetworkingLayer {
+    { inner in networking(sending: layer(exchange(sending: inner))) }
+}
+
+/// Wraps `exchange` in `layers`, the first outermost, whatever its kind of body.
+func layered<Body>(exchange: @escaping Exchange<Body>, _ layers: [ExchangeLayer<Body>]) -> Exchange<Body> {
+    layers.reversed().reduce(exchange) { inner, layer in layer(inner) }
+}

@@ -46,17 +46,35 @@ public struct Policies: Sendable, Equatable {
     /// The layers these policies put over an engine, outermost first: error descriptions, the
     /// total deadline, redirects, then on every hop cookies and response validation.
     public var layers: [NetworkingLayer] {
-        var layers: [NetworkingLayer] = [describingErrors()]
-        if let totalDeadline { layers.append(Courier.totalDeadline(totalDeadline)) }
-        layers.append(followingRedirects(redirects))
-        if let cookies { layers.append(storingCookies(in: cookies)) }
-        layers.append(validatingResponses())
-        return layers
+        exchangeLayers().map { buffered($0) }
+    }
+
+    /// The same policies as ``layers``, in the same order, for a ``StreamingNetworking``: each
+    /// decides on the response head as its buffered counterpart does, and error descriptions and
+    /// the total deadline also cover the body while it is read (see ``StreamingLayers``).
+    public var streamingLayers: [StreamingNetworkingLayer] {
+        exchangeLayers()
     }
 
     /// `engine` with ``layers`` over it.
     public func apply(to engine: @escaping Networking) -> Networking {
-        layered(engine, layers)
+        // Stacked as exchanges and adapted once, rather than each layer adapting on its own.
+        networking(sending: layered(exchange: exchange(sending: engine), exchangeLayers()))
+    }
+
+    /// `streaming` with ``streamingLayers`` over it.
+    public func apply(to streaming: @escaping StreamingNetworking) -> StreamingNetworking {
+        layered(streaming, exchangeLayers())
+    }
+
+    /// The one list both ``layers`` and ``streamingLayers`` are made from.
+    func exchangeLayers<Body: ExchangeBody>() -> [ExchangeLayer<Body>] {
+        var layers: [ExchangeLayer<Body>] = [errorDescriptionLayer()]
+        if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
+        layers.append(redirectLayer(redirects))
+        if let cookies { layers.append(cookieLayer(in: cookies)) }
+        layers.append(validationLayer())
+        return layers
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -70,6 +70,16 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// What to do after `request` was answered with `statusCode` and `location`, when
     /// `redirectsSoFar` redirects were followed before it.
     public func decision(after request: URLRequest, statusCode: Int, location: String?, redirectsSoFar: Int) -> Decision {
+        var upload: UploadBody?
+        return decision(after: request, uploading: &upload, statusCode: statusCode, location: location, redirectsSoFar: redirectsSoFar)
+    }
+
+    /// ``decision(after:statusCode:location:redirectsSoFar:)`` for a request sent with `upload`
+    /// as its body, which becomes the upload of the next hop: dropped with the method when it
+    /// turns into GET, kept otherwise, and a failure when it cannot be sent again.
+    func decision(
+        after request: URLRequest, uploading upload: inout UploadBody?, statusCode: Int, location: String?, redirectsSoFar: Int
+    ) -> Decision {
         guard Self.isRedirect(statusCode), let location, let currentURL = request.url,
               let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }
@@ -95,10 +105,11 @@ public struct RedirectPolicy: Sendable, Equatable {
             next.httpMethod = "GET"
             next.httpBody = nil
             next.httpBodyStream = nil
+            upload = nil
             for name in Self.bodyHeaderNames { next.setValue(nil, forHTTPHeaderField: name) }
         }
         // A stream body was consumed by the first request and cannot be sent again.
-        if next.httpBodyStream != nil {
+        if next.httpBodyStream != nil || upload?.isReplayable == false {
             return .fail(
                 .requestBodyStreamExhausted,
                 message: "a \(statusCode) redirect must resend the body, and a body stream cannot be read twice"

@@ -14,19 +14,31 @@ import Foundation
 ///   the policy does not allow, `URLError(.requestBodyStreamExhausted)` when a 307 or 308 would
 ///   need a body stream a second time, and whatever the layers below throw.
 public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> NetworkingLayer {
+    buffered(redirectLayer(policy))
+}
+
+/// ``followingRedirects(_:)`` over either kind of body: each redirect is followed on its head,
+/// and the body of a 3xx that is followed is dropped unread (a body still arriving is cancelled).
+/// The upload goes to the next hop by the rules that apply to `httpBody` (see
+/// ``RedirectPolicy``).
+func redirectLayer<Body: Sendable>(_ policy: RedirectPolicy) -> ExchangeLayer<Body> {
     { send in
-        { request in
+        { request, upload in
             var current = request
+            var currentUpload = upload
             var redirects = 0
             while true {
-                let (data, response) = try await send(current)
+                let (body, response) = try await send(current, currentUpload)
                 guard let http = response as? HTTPURLResponse, RedirectPolicy.isRedirect(http.statusCode) else {
-                    return (data, response)
+                    return (body, response)
                 }
                 let location = http.value(forHTTPHeaderField: "Location")
-                switch policy.decision(after: current, statusCode: http.statusCode, location: location, redirectsSoFar: redirects) {
+                let decision = policy.decision(
+                    after: current, uploading: &currentUpload, statusCode: http.statusCode, location: location, redirectsSoFar: redirects
+                )
+                switch decision {
                 case .deliver:
-                    return (data, response)
+                    return (body, response)
                 case .follow(let next):
                     try Task.checkCancellation(url: next.url)
                     current = next

@@ -14,13 +14,18 @@ import Foundation
 /// Both engines join repeated fields with `", "` before the layer sees them, so a repeated
 /// `Content-Length` reaches it as a list.
 public func validatingResponses() -> NetworkingLayer {
+    buffered(validationLayer())
+}
+
+/// ``validatingResponses()`` over either kind of body: only the head is checked.
+func validationLayer<Body: Sendable>() -> ExchangeLayer<Body> {
     { send in
-        { request in
-            let (data, response) = try await send(request)
+        { request, upload in
+            let (body, response) = try await send(request, upload)
             if let http = response as? HTTPURLResponse, !(http is CheckedHTTPURLResponse), let problem = ResponseFieldCheck.problem(in: http) {
                 throw URLError(.badServerResponse, problem, url: http.url ?? request.url)
             }
-            return (data, response)
+            return (body, response)
         }
     }
 }

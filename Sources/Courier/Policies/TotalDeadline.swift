@@ -12,37 +12,50 @@ import Foundation
 /// for any cancelled request. NaN, negative values and anything past
 /// `URLRequest.maximumTimeoutInterval`, infinity included, mean no limit.
 public func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
+    buffered(deadlineLayer(seconds))
+}
+
+/// ``totalDeadline(_:)`` over either kind of body: the head races the deadline as a buffered
+/// exchange does, and a body still arriving when it passes fails with the same error, so the
+/// bound holds however slowly the body is read or sent.
+func deadlineLayer<Body: ExchangeBody>(_ seconds: TimeInterval) -> ExchangeLayer<Body> {
     guard seconds <= URLRequest.maximumTimeoutInterval, seconds >= 0 else { return { $0 } }
     let limit = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
     return { send in
-        { request in
-            try await withThrowingTaskGroup(of: Exchange?.self) { group in
-                group.addTask { Exchange(try await send(request)) }
+        { request, upload in
+            let deadline = ContinuousClock.now + limit
+            let url = request.url
+            let expired: @Sendable () -> URLError = {
+                URLError(.timedOut, "the total deadline of \(seconds.formattedSeconds) passed before the response was complete", url: url)
+            }
+            let (body, response) = try await withThrowingTaskGroup(of: Reply<Body>?.self) { group in
+                group.addTask { Reply(try await send(request, upload)) }
                 group.addTask {
                     // A cancelled sleep (the exchange finished first) must not look like expiry.
-                    try? await Task.sleep(for: limit)
+                    try? await Task.sleep(until: deadline, clock: .continuous)
                     return nil
                 }
                 defer { group.cancelAll() }
                 // Whichever child finishes first decides; the other is cancelled on the way out.
-                guard let first = try await group.next(), let exchange = first else {
-                    try Task.checkCancellation(url: request.url)
-                    throw URLError(.timedOut, "the total deadline of \(seconds.formattedSeconds) passed before the response was complete", url: request.url)
+                guard let first = try await group.next(), let reply = first else {
+                    try Task.checkCancellation(url: url)
+                    throw expired()
                 }
-                return (exchange.data, exchange.response)
+                return (reply.body, reply.response)
             }
+            return (body.ending(at: deadline, with: expired), response)
         }
     }
 }
 
-/// A finished exchange as one value a child task can return.
-private struct Exchange: @unchecked Sendable {
+/// A response head and its body as one value a child task can return.
+private struct Reply<Body: Sendable>: @unchecked Sendable {
     // @unchecked: URLResponse is immutable once built but not declared Sendable on every platform.
-    var data: Data
+    var body: Body
     var response: URLResponse
 
-    init(_ exchange: (Data, URLResponse)) {
-        (data, response) = exchange
+    init(_ reply: (Body, URLResponse)) {
+        (body, response) = reply
     }
 }
 

@@ -101,6 +101,18 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Whether the body has ended, completely or not.
     package var isEnded: Bool { reader.storage.isEnded }
+
+    /// Calls `handler` once, when the body ends: complete, failed, cancelled, terminated, or
+    /// dropped by its reader. At once when it has ended already.
+    package func whenEnded(_ handler: @escaping @Sendable () -> Void) {
+        reader.storage.whenEnded(handler)
+    }
+
+    /// ``terminate(with:)`` for a body held only weakly, so that whoever keeps it (a timer)
+    /// does not keep alive a body its reader dropped, nor the transfer behind it.
+    package var weakTerminate: @Sendable (any Error) -> Void {
+        { [weak reader] error in reader?.storage.terminate(error) }
+    }
 }
 
 /// Held by the body and its iterator and never by the engine, so that when the reader lets go
@@ -128,6 +140,15 @@ package final class ResponseBodyStorage: Sendable {
     private struct Shared {
         var state: ResponseBodyState<UnsafeContinuation<Data?, any Error>>
         var trailerFields: [String: String] = [:]
+        /// Called once the state ends; emptied then.
+        var endHandlers: [@Sendable () -> Void] = []
+
+        /// The handlers to call now that the state may have ended.
+        mutating func takeEndHandlers() -> [@Sendable () -> Void] {
+            guard state.isEnded, !endHandlers.isEmpty else { return [] }
+            defer { endHandlers = [] }
+            return endHandlers
+        }
     }
 
     private let shared: Locked<Shared>
@@ -150,16 +171,15 @@ package final class ResponseBodyStorage: Sendable {
 
     /// The body is complete; `trailerFields` are the trailer section's fields, if any.
     package func finish(trailerFields: [String: String] = [:]) {
-        let action = shared.withLock { shared in
+        end { shared in
             if !shared.state.isEnded { shared.trailerFields = trailerFields }
             return shared.state.finish(nil)
         }
-        perform(action)
     }
 
     /// The body broke off with `error`.
     package func fail(_ error: any Error) {
-        perform(shared.withLock { $0.state.finish(error) })
+        end { $0.state.finish(error) }
     }
 
     /// Whether the reader has buffered enough that the engine should not deliver more.
@@ -182,11 +202,29 @@ package final class ResponseBodyStorage: Sendable {
     }
 
     func cancel(with error: any Error) {
-        perform(shared.withLock { $0.state.cancel(with: error) })
+        end { $0.state.cancel(with: error) }
     }
 
     func terminate(_ error: any Error) {
-        perform(shared.withLock { $0.state.terminate(error) })
+        end { $0.state.terminate(error) }
+    }
+
+    func whenEnded(_ handler: @escaping @Sendable () -> Void) {
+        let hasEnded = shared.withLock { shared in
+            if !shared.state.isEnded { shared.endHandlers.append(handler) }
+            return shared.state.isEnded
+        }
+        if hasEnded { handler() }
+    }
+
+    /// Applies an event that can end the body, then calls the end handlers outside the lock.
+    private func end(_ event: (inout Shared) -> ResponseBodyState<UnsafeContinuation<Data?, any Error>>.Action) {
+        let (action, handlers) = shared.withLock { shared in
+            let action = event(&shared)
+            return (action, shared.takeEndHandlers())
+        }
+        perform(action)
+        for handler in handlers { handler() }
     }
 
     private func perform(

@@ -9,26 +9,8 @@ import Testing
 /// The shared layers over closure doubles: what each does to requests, responses and errors,
 /// without a socket. The transport suite runs the same layers over both engines.
 @Suite struct PolicyLayerTests {
-    /// A double that answers from `answers` by path and records every request it gets.
-    private final class Server: Sendable {
-        let received = Mutex<[URLRequest]>([])
-        let answers: [String: (status: Int, headers: [String: String])]
-
-        init(_ answers: [String: (status: Int, headers: [String: String])]) {
-            self.answers = answers
-        }
-
-        var networking: Networking {
-            { request in
-                self.received.withLock { $0.append(request) }
-                let answer = self.answers[request.url?.path ?? ""] ?? (404, [:])
-                return (Data(), try httpResponse(for: request, status: answer.status, headers: answer.headers))
-            }
-        }
-    }
-
     @Test func redirectsAreFollowedHopByHopThroughTheLayersBelow() async throws {
-        let server = Server([
+        let server = RecordingOrigin([
             "/a": (302, ["Location": "/b"]),
             "/b": (307, ["Location": "http://other.test:81/c"]),
             "/c": (200, [:]),
@@ -42,25 +24,31 @@ import Testing
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(response.url?.absoluteString == "http://other.test:81/c")
         #expect(hops.withLock { $0 } == 3)
-        let sent = server.received.withLock { $0 }
+        let sent = server.requests
         #expect(sent.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer t", "Bearer t", nil])
     }
 
-    @Test func aCookieSetOnARedirectIsSentOnTheNextHopAndNotToAnotherSite() async throws {
-        let server = Server([
+    @Test(arguments: [false, true])
+    func aCookieSetOnARedirectIsSentOnTheNextHopAndNotToAnotherSite(streaming: Bool) async throws {
+        let server = RecordingOrigin([
             "/login": (302, ["Location": "/home", "Set-Cookie": "session=abc; Path=/"]),
             "/home": (302, ["Location": "http://other.test/away"]),
             "/away": (200, [:]),
         ])
         var policies = Policies()
         policies.cookies = CookieStore()
-        _ = try await policies.apply(to: server.networking)(URLRequest(url: try #require(URL(string: "http://a.test/login"))))
-        let sent = server.received.withLock { $0 }
+        let request = URLRequest(url: try #require(URL(string: "http://a.test/login")))
+        if streaming {
+            _ = try await policies.apply(to: server.streaming)(request, nil)
+        } else {
+            _ = try await policies.apply(to: server.networking)(request)
+        }
+        let sent = server.requests
         #expect(sent.map { $0.value(forHTTPHeaderField: "Cookie") } == [nil, "session=abc", nil])
     }
 
     @Test func aRedirectLoopEndsWithTheLimitInWords() async throws {
-        let server = Server(["/loop": (302, ["Location": "/loop"])])
+        let server = RecordingOrigin(["/loop": (302, ["Location": "/loop"])])
         let networking = layered(server.networking, [describingErrors(), followingRedirects(RedirectPolicy(maximumRedirects: 4))])
         let url = try #require(URL(string: "http://a.test/loop"))
         await #expect {
@@ -70,7 +58,7 @@ import Testing
             return error.code == .httpTooManyRedirects
                 && error.localizedDescription == "too many redirects: stopped after 4 redirects (the limit) (GET http://a.test/loop)"
         }
-        #expect(server.received.withLock { $0.count } == 5)
+        #expect(server.requests.count == 5)
     }
 
     @Test func theTotalDeadlineCancelsTheExchangeInFlight() async throws {

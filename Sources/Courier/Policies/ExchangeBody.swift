@@ -1,0 +1,27 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A response body as the policy layers hand it up: `Data` received whole, or a
+/// ``ResponseBody`` still arriving after its head.
+///
+/// The layers decide everything on the head, the same way for both. Only two policies reach past
+/// the head, into a body that may still be arriving: error descriptions and the total deadline.
+/// This is where the two kinds of body differ.
+protocol ExchangeBody: Sendable {
+    /// This body, with the errors that reading it throws later described for `request` as
+    /// ``describingErrors()`` describes the errors of the head.
+    func describingErrors(for request: URLRequest) -> Self
+
+    /// This body, failing with `error()` if it is still arriving at `deadline`.
+    func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Self
+}
+
+extension Data: ExchangeBody {
+    /// Bytes received whole throw nothing later.
+    func describingErrors(for request: URLRequest) -> Data { self }
+
+    /// Bytes received whole are complete before any deadline could end them.
+    func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Data { self }
+}
