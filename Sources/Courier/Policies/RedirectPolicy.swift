@@ -10,7 +10,10 @@ import Foundation
 /// 301 and 302 turn POST into GET; 307 and 308 keep method and body. When the method becomes
 /// GET, the body goes and so do the headers that describe it (`Content-Type`, `Content-Length`,
 /// `Content-Encoding`, `Content-Language`, `Content-Location`). A relative `Location` resolves
-/// against the current URL.
+/// against the current URL. An ``UploadBody`` (see ``StreamingLayers/followingRedirects(_:)``)
+/// goes or stays as `httpBody` does; one that a 307 or 308 keeps but that cannot be sent again
+/// (see ``UploadBody/isReplayable``) fails the redirect with
+/// `URLError(.requestBodyStreamExhausted)`, as a body stream does.
 ///
 /// Safety rules are those curl, Go and urllib3 each had to add after the fact: credentials never
 /// cross origins, https never silently downgrades, and only http and https locations are
