@@ -29,6 +29,12 @@ static const int ccurl_feature_brotli = CURL_VERSION_BROTLI;
 static const int ccurl_feature_zstd = CURL_VERSION_ZSTD;
 static const int ccurl_feature_http2 = CURL_VERSION_HTTP2;
 
+// Back-pressure: what a data callback returns to pause its direction, and curl_easy_pause bits.
+static const size_t ccurl_write_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t ccurl_read_pause = CURL_READFUNC_PAUSE;
+static const int ccurl_pause_recv = CURLPAUSE_RECV;
+static const int ccurl_pause_send = CURLPAUSE_SEND;
+
 // MARK: - CURLcode values newer than 7.76
 //
 // An older libcurl has no name for these and never returns them. Each falls back to the number

@@ -66,7 +66,7 @@ public struct URLSessionTransport: Sendable {
 
     /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
     /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
-    /// it with ``layered(_:_:)`` or ``Policies/apply(to:)``.
+    /// it with ``layered(_:_:)`` or ``Policies/apply(to:)-(Networking)``.
     public var engine: Networking { Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding) }
 
     private static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
@@ -110,6 +110,10 @@ extension URLSession {
         if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
             request.timeoutInterval = URLRequest.maximumTimeoutInterval
         }
+        // A task cancelled before it got here sends nothing. Its cancellation would otherwise
+        // reach FoundationNetworking only through a global queue (see `Exchange.cancelSoon`),
+        // after `resume()` had already put the request on the wire.
+        try Task.checkCancellation(url: request.url)
         let exchange = URLSessionTransport.Exchange(request: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -39,6 +39,14 @@ enum Curl {
     /// `CURL_READFUNC_ABORT`: what a read callback returns to stop the transfer.
     static let readAbort = Int(CURL_READFUNC_ABORT)
 
+    /// `CURL_WRITEFUNC_PAUSE`: the write callback did not take the bytes; libcurl keeps them
+    /// and stops receiving until ``pause(_:receive:send:)`` lets it go on.
+    static let writePause = Int(ccurl_write_pause)
+
+    /// `CURL_READFUNC_PAUSE`: the read callback has nothing yet; libcurl stops sending until
+    /// ``pause(_:receive:send:)`` lets it go on.
+    static let readPause = Int(ccurl_read_pause)
+
     /// The signature libcurl calls for CURLOPT_XFERINFOFUNCTION: context, bytes to download,
     /// downloaded, to upload, uploaded; non-zero aborts the transfer.
     typealias ProgressCallback = @convention(c) (
@@ -341,6 +349,12 @@ enum Curl {
     /// Never call this from inside a libcurl callback.
     static func remove(_ easy: EasyPointer, from multi: MultiPointer) {
         _ = curl_multi_remove_handle(multi, easy)
+    }
+
+    /// `curl_easy_pause` with the directions that stay paused; unpausing may call the handle's
+    /// data callbacks before it returns. Never call this from inside a libcurl callback.
+    static func pause(_ easy: EasyPointer, receive: Bool, send: Bool) {
+        _ = curl_easy_pause(easy, (receive ? ccurl_pause_recv : 0) | (send ? ccurl_pause_send : 0))
     }
 
     static func perform(_ multi: MultiPointer) throws(CurlError) {

@@ -37,32 +37,79 @@ struct CurlEngine: Sendable {
     }
 
     func response(for request: URLRequest) async throws -> CurlResponse {
-        try request.validateForSending()
-        try Self.refuseBodyOnGET(request)
-        let url = try Self.checkedURL(request)
-        if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
-        let plan = CurlRequestPlan(request: request, url: url, configuration: configuration)
-        let exchange = try await perform(plan)
-        guard let response = CurlResponse(url: url, headerBytes: exchange.headerBytes, body: exchange.body) else {
-            throw URLError(.badServerResponse, "the response has no valid status line", url: url)
+        let plan = try plan(for: request, upload: nil)
+        let transfer = try makeTransfer(plan, streamsBody: false)
+        guard case .exchange(let exchange) = try await perform(transfer),
+              let response = CurlResponse(url: plan.url, headerBytes: exchange.headerBytes, body: exchange.body)
+        else {
+            throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
         }
         return response
     }
 
-    /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
-    private func perform(_ plan: CurlRequestPlan) async throws -> CurlExchange {
+    /// One exchange whose head is returned as soon as it is complete, and whose body is read as
+    /// it arrives; `upload` is sent as libcurl asks for it.
+    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, URLResponse) {
+        let plan = try plan(for: request, upload: upload)
+        let transfer = try makeTransfer(plan, streamsBody: true)
+        let loop = self.loop
+        // Weak: the transfer holds the storage, and the storage's reader may outlive the transfer.
+        let storage = ResponseBodyStorage(bufferSize: configuration.streamBufferSize) { [weak transfer] action in
+            guard let transfer else { return }
+            switch action {
+            case .resume: loop.resumeReceiving(transfer)
+            case .cancel: loop.cancel(transfer, with: URLError(.cancelled, "the response body was cancelled", url: plan.url))
+            case .pause: break
+            }
+        }
+        transfer.streamBody(into: storage)
+        let body = ResponseBody(storage)
+        guard case .head(let headerBytes) = try await perform(transfer),
+              let head = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data()),
+              let response = head.httpURLResponse
+        else {
+            throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
+        }
+        return (body, response)
+    }
+
+    private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
+        try request.validateForSending()
+        try Self.refuseBodyOnGET(request, upload: upload)
+        let url = try Self.checkedURL(request)
+        if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
+        return CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
+    }
+
+    private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> CurlTransfer {
         let headerList = try headerLists.list(for: plan.headers)
         let transfer = CurlTransfer(
-            id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration, bodyPool: bodyPool
+            id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
+            bodyPool: bodyPool, streamsBody: streamsBody
         )
+        if let upload = plan.upload {
+            let loop = self.loop
+            transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in
+                if let transfer { loop.resumeSending(transfer) }
+            })
+        }
+        return transfer
+    }
+
+    /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
+    private func perform(_ transfer: CurlTransfer) async throws -> CurlTransferOutcome {
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                transfer.continuation = continuation
-                loop.submit(transfer)
+                let (submit, refusal) = transfer.withState { $0.submit(continuation) }
+                if submit {
+                    loop.submit(transfer)
+                } else {
+                    transfer.resume(refusal)
+                }
             }
         } onCancel: {
-            loop.cancel(transfer)
+            loop.cancel(transfer, with: URLError(.cancelled, "the request was cancelled", url: transfer.plan.url))
         }
     }
 
@@ -83,9 +130,9 @@ struct CurlEngine: Sendable {
     /// URLSession, on Darwin and Linux, refuses a GET that carries a body with
     /// `URLError(.dataLengthExceedsMaximum)` before sending anything; so does this engine, so
     /// that switching transports never changes what reaches a server.
-    private static func refuseBodyOnGET(_ request: URLRequest) throws(URLError) {
+    private static func refuseBodyOnGET(_ request: URLRequest, upload: UploadBody?) throws(URLError) {
         guard (request.httpMethod ?? "GET") == "GET",
-              request.httpBodyStream != nil || !(request.httpBody ?? Data()).isEmpty
+              upload != nil || request.httpBodyStream != nil || !(request.httpBody ?? Data()).isEmpty
         else { return }
         throw URLError(.dataLengthExceedsMaximum, "a GET request cannot carry a body", url: request.url)
     }
@@ -98,4 +145,12 @@ final class TransferIDs: Sendable {
     func next() -> TransferID {
         TransferID(rawValue: last.add(1, ordering: .relaxed).newValue)
     }
+}
+
+/// Identifies one exchange (one easy-handle transfer) inside one transport.
+struct TransferID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    let rawValue: UInt64
+
+    static func < (lhs: TransferID, rhs: TransferID) -> Bool { lhs.rawValue < rhs.rawValue }
+    var description: String { "#\(rawValue)" }
 }

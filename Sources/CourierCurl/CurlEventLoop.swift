@@ -20,15 +20,23 @@ import Courier
 final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Counts published after every loop iteration, for tests and diagnostics.
     struct Statistics: Equatable, Sendable {
+        /// Transfers whose handle is in the multi handle.
         var running = 0
         var liveHandles = 0
         var idleHandles = 0
+        /// Events a transfer's lifecycle refused as impossible (release builds; debug builds
+        /// trap). Always 0 unless the engine has a bug.
+        var violations = 0
         var isTerminated = false
     }
 
     private enum Command {
         case submit(CurlTransfer)
         case cancel(CurlTransfer)
+        /// The reader of a streamed body caught up.
+        case resumeReceiving(CurlTransfer)
+        /// The producer of a streamed upload buffered more.
+        case resumeSending(CurlTransfer)
         /// A job of a task that prefers this executor.
         case run(UnownedJob)
         case shutDown
@@ -64,18 +72,23 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private let termination = Locked(Termination())
 
     // Curl thread only.
-    private var scheduler: CurlScheduler
     private var pool: CurlEasyHandlePool
-    private var running: [TransferID: (handle: CurlEasyHandle, transfer: CurlTransfer)] = [:]
+    /// Transfers whose handle is in the multi handle: a transfer is here exactly from its
+    /// `started` event to the action that releases its handle.
+    private var running: [TransferID: CurlTransfer] = [:]
+    private var isShuttingDown = false
+    private var violations = 0
     private var batch: [Command] = []
     /// Transfers ended in this iteration, resumed only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
-    private var endedTransfers: [(CurlTransfer, Result<CurlExchange, any Error>)] = []
+    private var endedTransfers: [(CurlTransfer, CurlTransfer.State.Action)] = []
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
-        pool = CurlEasyHandlePool(configuration: configuration)
+        // Enough idle handles for a full set of connections to a few hosts; beyond that,
+        // handles are destroyed when their transfer ends rather than hoarded.
+        pool = CurlEasyHandlePool(configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4))
         let multi = try Curl.multiInit()
         do {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
@@ -88,9 +101,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             throw error
         }
         self.multi = multi
-        // Enough idle handles for a full set of connections to a few hosts; beyond that,
-        // handles are destroyed when their transfer ends rather than hoarded.
-        scheduler = CurlScheduler(maximumIdleHandles: max(16, configuration.maximumConnectionsPerHost * 4))
         let thread = Thread { [self] in self.run() }
         thread.start()
     }
@@ -102,19 +112,29 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: - Any thread
 
-    /// Hands a transfer whose continuation is set to the curl thread, or fails it at once when
-    /// the loop is shut down.
+    /// Hands a submitted transfer (see ``CurlTransferState/submit(_:)``) to the curl thread, or
+    /// fails it at once when the loop is shut down.
     func submit(_ transfer: CurlTransfer) {
         if !enqueue(.submit(transfer)) {
-            transfer.complete(.failure(CurlError.transportShutDown))
+            transfer.resume(transfer.withState { $0.end(with: CurlError.transportShutDown) })
         }
     }
 
-    /// Flags the transfer cancelled and asks the curl thread to stop it. The flag covers a
-    /// cancel that overtakes its own submission.
-    func cancel(_ transfer: CurlTransfer) {
-        transfer.markCancelled()
+    /// Asks the curl thread to stop the transfer, unless its lifecycle says it never reached
+    /// the curl thread (it is then refused when submitted).
+    func cancel(_ transfer: CurlTransfer, with error: any Error) {
+        guard transfer.withState({ $0.cancelRequested(error) }) else { return }
         _ = enqueue(.cancel(transfer))
+    }
+
+    /// The reader of the transfer's streamed body caught up: receiving goes on.
+    func resumeReceiving(_ transfer: CurlTransfer) {
+        _ = enqueue(.resumeReceiving(transfer))
+    }
+
+    /// The producer of the transfer's streamed upload buffered more: sending goes on.
+    func resumeSending(_ transfer: CurlTransfer) {
+        _ = enqueue(.resumeSending(transfer))
     }
 
     /// Fails every running transfer with ``CurlError/transportShutDown`` and ends the thread.
@@ -207,7 +227,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 // per-host connection limit sat idle for exactly the old 10 s cap (0.2 s of
                 // CPU in 10 s), which points at a pending transfer libcurl 7.88 did not
                 // schedule a timer for. An idle transport still sleeps for long stretches.
-                let cap: Int32 = scheduler.running.isEmpty ? 10_000 : 250
+                let cap: Int32 = running.isEmpty ? 10_000 : 250
                 // Commands that came in while the thread was busy (a job resumed above that
                 // submitted its next request, say) are taken at once, without a wake-up.
                 let mayPoll = inbox.withLock { inbox in
@@ -230,21 +250,17 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private func apply(_ command: Command) -> Bool {
         switch command {
         case .submit(let transfer):
-            let action = scheduler.submit(transfer.id, alreadyCancelled: transfer.isCancelled)
-            switch action {
-            case .start(_, let source):
-                start(transfer, source)
-            case .reject(_, .cancelled):
-                transfer.complete(.failure(URLError(.cancelled)))
-            case .reject(_, .shutDown):
-                transfer.complete(.failure(CurlError.transportShutDown))
-            default:
-                break
+            if isShuttingDown {
+                perform(transfer.withState { $0.end(with: CurlError.transportShutDown) }, for: transfer)
+            } else if transfer.withState({ $0.shouldStart() }) {
+                start(transfer)
             }
         case .cancel(let transfer):
-            if case .cancel(let id, let fate) = scheduler.cancel(transfer.id) {
-                end(id, fate, .failure(URLError(.cancelled)))
-            }
+            perform(transfer.withState { $0.end(with: URLError(.cancelled, "the request was cancelled", url: transfer.plan.url)) }, for: transfer)
+        case .resumeReceiving(let transfer):
+            perform(transfer.withState { $0.readerDrained() }, for: transfer)
+        case .resumeSending(let transfer):
+            perform(transfer.withState { $0.uploadReadable() }, for: transfer)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .shutDown:
@@ -253,47 +269,48 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         return false
     }
 
-    private func start(_ transfer: CurlTransfer, _ source: CurlScheduler.HandleSource) {
+    private func start(_ transfer: CurlTransfer) {
         var handle: CurlEasyHandle?
         do {
-            let taken = try pool.take(source)
+            let taken = try pool.take()
             handle = taken
             try taken.prepare(for: transfer)
+            transfer.uploadReader?.start()
             try Curl.add(taken.pointer, to: multi)
-            running[transfer.id] = (taken, transfer)
+            running[transfer.id] = transfer
+            perform(transfer.withState { $0.started(taken) }, for: transfer)
         } catch {
-            let fate = scheduler.startFailed(transfer.id)
-            if let handle { pool.give(handle, fate) }
             transfer.easy = nil
-            transfer.complete(.failure(error))
+            perform(transfer.withState { $0.startFailed(error, handle: handle) }, for: transfer)
         }
     }
 
     private func finish(easy: Curl.EasyPointer, code: Int) {
         guard let context = Curl.privateData(easy) else { return }
-        let id = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().id
-        guard case .finish(_, let fate) = scheduler.finished(id), let entry = running[id] else { return }
-        let outcome: Result<CurlExchange, any Error>
-        if code == Curl.Code.ok {
-            outcome = .success(entry.transfer.takeExchange())
-        } else if let limit = entry.transfer.exceededLimit {
-            outcome = .failure(limit.urlError(code: .dataLengthExceedsMaximum, url: entry.transfer.plan.url))
-        } else if let failure = entry.transfer.bodyStreamFailure {
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let failure = failure(of: transfer, code: code, easy: easy)
+        perform(transfer.withState { $0.completed(failure) }, for: transfer)
+    }
+
+    /// Why libcurl ended the transfer, or nil when it completed.
+    private func failure(of transfer: CurlTransfer, code: Int, easy: Curl.EasyPointer) -> (any Error)? {
+        guard code != Curl.Code.ok else { return nil }
+        let url = transfer.plan.url
+        if let limit = transfer.exceededLimit {
+            return limit.urlError(code: .dataLengthExceedsMaximum, url: url)
+        }
+        if let failure = transfer.bodyStreamFailure {
             // URLError has no code for it (FoundationNetworking sends such a body as empty and
             // reports success); the CurlError underneath says what failed.
-            outcome = .failure(failure.urlError(code: .unknown, url: entry.transfer.plan.url))
-        } else if let timeout = entry.transfer.timedOut {
-            outcome = .failure(timeout.urlError(code: .timedOut, url: entry.transfer.plan.url))
-        } else {
-            let osErrno = Curl.osErrno(easy)
-            let error = CurlError(
-                kind: .transfer, curlCode: code,
-                message: CurlError.message(forCode: code, libcurlSaid: entry.handle.errorMessage ?? Curl.message(forCode: code))
-            )
-            let urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: osErrno)
-            outcome = .failure(error.urlError(code: urlCode, url: entry.transfer.plan.url))
+            return failure.urlError(code: .unknown, url: url)
         }
-        end(id, fate, outcome)
+        if let timeout = transfer.timedOut {
+            return timeout.urlError(code: .timedOut, url: url)
+        }
+        let libcurlSaid = transfer.withState { $0.handle }?.errorMessage ?? Curl.message(forCode: code)
+        let message = CurlError.message(forCode: code, libcurlSaid: libcurlSaid)
+        let error = CurlError(kind: .transfer, curlCode: code, message: message)
+        return error.urlError(code: CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy)), url: url)
     }
 
     /// Ends, with `.timedOut`, the transfers past a timeout libcurl is not enforcing for them.
@@ -303,41 +320,52 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         let now = ContinuousClock.now
         guard now >= nextOverdueCheck else { return }
         nextOverdueCheck = now + .milliseconds(100)
-        var overdue: [(TransferID, URLError)] = []
-        for (id, entry) in running {
-            if let error = entry.transfer.overdueError(at: now) {
-                overdue.append((id, error.urlError(code: .timedOut, url: entry.transfer.plan.url)))
+        var overdue: [(CurlTransfer, URLError)] = []
+        for transfer in running.values {
+            if let error = transfer.overdueError(at: now) {
+                overdue.append((transfer, error.urlError(code: .timedOut, url: transfer.plan.url)))
             }
         }
-        for (id, error) in overdue {
-            if case .expire(_, let fate) = scheduler.expire(id) {
-                end(id, fate, .failure(error))
-            }
+        for (transfer, error) in overdue {
+            perform(transfer.withState { $0.end(with: error) }, for: transfer)
         }
     }
 
-    /// Removes the handle from the multi handle, then resets or destroys it, then resumes the
-    /// caller: libcurl's order, and never from inside a callback.
-    private func end(_ id: TransferID, _ fate: CurlScheduler.HandleFate, _ outcome: Result<CurlExchange, any Error>) {
-        guard let entry = running.removeValue(forKey: id) else { return }
-        Curl.remove(entry.handle.pointer, from: multi)
-        pool.give(entry.handle, fate)
-        entry.transfer.easy = nil
-        endedTransfers.append((entry.transfer, outcome))
+    /// Performs what the transfer's lifecycle decided: the handle is removed from the multi
+    /// handle and given back first (libcurl's order, and never from inside a callback), then
+    /// the caller is resumed once the statistics are published.
+    private func perform(_ action: CurlTransfer.State.Action, for transfer: CurlTransfer) {
+        for release in [action.release, action.violationRelease].compactMap({ $0 }) {
+            if release.inMulti { Curl.remove(release.handle.pointer, from: multi) }
+            pool.give(release.handle, keep: !isShuttingDown)
+            running[transfer.id] = nil
+            transfer.easy = nil
+            transfer.uploadReader?.cancel()
+        }
+        if let repause = action.repause {
+            transfer.restartIdleClock()
+            Curl.pause(repause.handle.pointer, receive: repause.receive, send: repause.send)
+        }
+        if let violation = action.violation {
+            violations += 1
+            FileHandle.standardError.write(Data("CourierCurl: \(violation); the transfer was ended\n".utf8))
+        }
+        if action.resume != nil || action.violationResume != nil || action.body != nil {
+            endedTransfers.append((transfer, action))
+        }
     }
 
     private func resumeEndedTransfers() {
-        for (transfer, outcome) in endedTransfers {
-            transfer.complete(outcome)
+        for (transfer, action) in endedTransfers {
+            transfer.resume(action)
         }
         endedTransfers.removeAll(keepingCapacity: true)
     }
 
     private func tearDown(failingWith error: CurlError) {
-        if case .shutDown(let failing) = scheduler.shutDown() {
-            for id in failing {
-                end(id, .destroy, .failure(error))
-            }
+        isShuttingDown = true
+        for transfer in Array(running.values) {
+            perform(transfer.withState { $0.end(with: error) }, for: transfer)
         }
         resumeEndedTransfers()
         pool.removeAll()
@@ -351,17 +379,17 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         for command in leftovers {
             switch command {
             case .submit(let transfer):
-                transfer.complete(.failure(error))
+                transfer.resume(transfer.withState { $0.end(with: error) })
             case .run(let job):
                 // Jobs enqueued before the inbox closed still run here, once: what they
                 // enqueue from now on goes to the global executor.
                 job.runSynchronously(on: asUnownedTaskExecutor())
-            case .cancel, .shutDown:
+            case .cancel, .resumeReceiving, .resumeSending, .shutDown:
                 break
             }
         }
         let waiters = termination.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.statistics = Statistics(isTerminated: true)
+            state.statistics = Statistics(violations: violations, isTerminated: true)
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -370,8 +398,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     private func publishStatistics() {
         let current = Statistics(
-            running: scheduler.running.count, liveHandles: scheduler.liveHandles,
-            idleHandles: scheduler.idleHandles, isTerminated: false
+            running: running.count, liveHandles: pool.live,
+            idleHandles: pool.idleCount, violations: violations, isTerminated: false
         )
         termination.withLock { $0.statistics = current }
     }

@@ -1,11 +1,12 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// Everything one exchange puts on the wire, decided on the caller's task before the curl
 /// thread sees it, so that thread only copies settings into an easy handle.
-struct CurlRequestPlan: Sendable, Equatable {
+struct CurlRequestPlan: Sendable {
     /// How the method and body map onto libcurl's options.
     enum Shape: Sendable, Equatable {
         /// `CURLOPT_HTTPGET`, plus `CURLOPT_CUSTOMREQUEST` for a method other than GET.
@@ -19,10 +20,12 @@ struct CurlRequestPlan: Sendable, Equatable {
     var url: URL
     var shape: Shape
     var body: Data
-    /// `URLRequest.httpBodyStream`, read as libcurl asks for bytes; nil for a `Data` body or none.
-    var bodyStream: CurlBodyStream?
-    /// `CURLOPT_POSTFIELDSIZE_LARGE` for a body: the `Data`'s size or, for a stream, the
-    /// request's own `Content-Length`; -1 (unknown) sends a stream chunked, as URLSession does.
+    /// A body produced while it is sent: an ``Courier/UploadBody`` given to the streaming API,
+    /// or `URLRequest.httpBodyStream`; nil for a `Data` body or none.
+    var upload: UploadBody?
+    /// `CURLOPT_POSTFIELDSIZE_LARGE` for a body: the `Data`'s size or, for a streamed upload,
+    /// its length or the request's own `Content-Length`; -1 (unknown) sends it chunked, as
+    /// URLSession does.
     var uploadLength: Int64
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
@@ -50,15 +53,24 @@ extension CurlRequestPlan {
     static let urlSessionAcceptLanguage: String? = Locale.current.language.languageCode?.identifier
 
     /// Builds the plan for `request`, which has passed `validateForSending()` and has an
-    /// http or https URL.
-    init(request: URLRequest, url: URL, configuration: CurlTransport.Configuration) {
+    /// http or https URL. `upload`, when given, replaces the request's own body.
+    init(request: URLRequest, url: URL, upload: UploadBody? = nil, configuration: CurlTransport.Configuration) {
         let method = request.httpMethod ?? "GET"
-        let body = request.httpBody ?? Data()
-        let stream = request.httpBodyStream.map(CurlBodyStream.init)
+        var body = request.httpBody ?? Data()
+        var stream = request.httpBodyStream.map { UploadBody.inputStream($0, length: Self.declaredLength(request)) }
+        if let upload {
+            if case .data(let data) = upload.source {
+                body = data
+                stream = nil
+            } else {
+                body = Data()
+                stream = upload
+            }
+        }
         self.url = url
         self.body = body
-        bodyStream = stream
-        uploadLength = stream == nil ? Int64(body.count) : Self.declaredLength(request) ?? -1
+        self.upload = stream
+        uploadLength = stream.map { $0.length ?? Self.declaredLength(request) ?? -1 } ?? Int64(body.count)
         switch method {
         case "HEAD": shape = .head
         case "GET" where body.isEmpty && stream == nil: shape = .withoutBody(customMethod: nil)

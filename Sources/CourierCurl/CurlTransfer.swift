@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Courier
 
 /// What one exchange produced: the raw header block of the final response and its decoded body.
 struct CurlExchange: Sendable {
@@ -7,25 +7,37 @@ struct CurlExchange: Sendable {
     var body: Data
 }
 
-/// The Swift side of one running easy handle: its plan, the continuation of the task awaiting
-/// it, and the bytes libcurl's callbacks hand over.
+/// What the awaiting task gets back from the curl thread.
+enum CurlTransferOutcome: Sendable {
+    /// The transfer completed and its body was collected.
+    case exchange(CurlExchange)
+    /// The final response's head arrived; the body streams through the transfer's reader.
+    case head(headerBytes: [UInt8])
+}
+
+/// The Swift side of one easy-handle transfer: its plan, its lifecycle (``CurlTransferState``,
+/// the one record of where it is, which continuation waits and which handle runs it), and the
+/// bytes libcurl's callbacks hand over.
 ///
-/// Ownership: the awaiting task creates it and sets ``continuation`` before submitting it; from
-/// then on only the curl thread touches the mutable state (callbacks run on that thread, inside
-/// `curl_multi_perform`). The one field other threads write is the cancellation flag, an atomic.
-/// The event loop holds a strong reference for as long as an easy handle points at it (it is
-/// the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it only after the
-/// handle was removed from the multi handle and reset.
+/// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
+/// thread; everything else is touched by the curl thread only (callbacks run there, inside
+/// `curl_multi_perform`). The event loop holds a strong reference for as long as an easy handle
+/// points at it (it is the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it
+/// only after the handle was removed from the multi handle.
 final class CurlTransfer: @unchecked Sendable {
+    typealias State = CurlTransferState<UnsafeContinuation<CurlTransferOutcome, any Error>, CurlEasyHandle>
+
     let id: TransferID
     let plan: CurlRequestPlan
     private let maximumResponseBytes: Int
     private let maximumHeaderBytes: Int
     private let maximumConnectionsPerHost: Int
-    private let cancelled = Atomic<Bool>(false)
+    private let lifecycle: Locked<State>
 
-    /// Resumed exactly once, by ``complete(_:)``.
-    var continuation: UnsafeContinuation<CurlExchange, any Error>?
+    /// Where a streamed body goes; nil when the body is collected.
+    private(set) var bodyStorage: ResponseBodyStorage?
+    /// Where a streamed upload comes from; nil for a `Data` body or none.
+    private(set) var uploadReader: UploadBodyReader?
 
     // MARK: Curl-thread state
 
@@ -37,6 +49,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
     private var headerByteCount = 0
+    /// A streamed body's head was handed to the awaiting task; header lines now are trailers.
+    private var headIsHandedOver = false
+    private var trailerBytes: [UInt8] = []
     /// Small bodies grow here; see ``CurlBodyBufferPool/minimumCapacity``.
     private var body = Data()
     /// Large bodies are written here instead, and handed over without a copy.
@@ -46,8 +61,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var hasReservedBody = false
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
-    /// Set when reading `URLRequest.httpBodyStream` failed and the read callback stopped the
-    /// transfer.
+    /// Set when producing a streamed upload (`URLRequest.httpBodyStream` included) failed and
+    /// the read callback stopped the transfer.
     private(set) var bodyStreamFailure: CurlError?
     /// Set when the progress callback stopped the transfer past a timeout (see
     /// ``overdueError(at:)``).
@@ -60,14 +75,17 @@ final class CurlTransfer: @unchecked Sendable {
     /// trickling headers is not silent either.
     private var bytesMoved: Int64 = 0
 
+    /// `streamsBody` hands the head over as soon as it is complete and the body to a reader
+    /// (see ``streamBody(into:)``); otherwise the body is collected.
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
-        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool
+        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false
     ) {
         self.id = id
         self.plan = plan
         self.headerList = headerList
         self.bodyPool = bodyPool
+        lifecycle = Locked(State(streams: streamsBody))
         maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
         maximumHeaderBytes = max(0, configuration.policies.maximumHeaderBytes)
         maximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
@@ -76,17 +94,44 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         // A failed or abandoned transfer still owns its buffer.
         if let pooledBody { bodyPool.give(pooledBody) }
+        uploadReader?.cancel()
     }
 
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    /// Sets where a streamed body goes; before the transfer is submitted.
+    func streamBody(into storage: ResponseBodyStorage) {
+        bodyStorage = storage
+    }
 
-    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+    /// Sets the reader of a streamed upload; before the transfer is submitted.
+    func streamUpload(from reader: UploadBodyReader) {
+        uploadReader = reader
+    }
 
-    /// Resumes the awaiting task; later calls do nothing.
-    func complete(_ result: Result<CurlExchange, any Error>) {
-        guard let continuation else { return }
-        self.continuation = nil
-        continuation.resume(with: result)
+    /// Applies one lifecycle event under the lock.
+    func withState<Result>(_ event: (inout State) -> Result) -> Result {
+        lifecycle.withLock(event)
+    }
+
+    var phase: State.Phase { lifecycle.withLock { $0.phase } }
+
+    /// Resumes the awaiting task and ends a streamed body as `action` says; the loop gives
+    /// handles back itself.
+    func resume(_ action: State.Action) {
+        if let (continuation, resumption) = action.resume { resume(continuation, resumption) }
+        if let (continuation, resumption) = action.violationResume { resume(continuation, resumption) }
+        switch action.body {
+        case .finish?: bodyStorage?.finish(trailerFields: trailerFields)
+        case .fail(let error)?: bodyStorage?.fail(error)
+        case nil: break
+        }
+    }
+
+    private func resume(_ continuation: UnsafeContinuation<CurlTransferOutcome, any Error>, _ resumption: State.Resumption) {
+        switch resumption {
+        case .exchange: continuation.resume(returning: .exchange(takeExchange()))
+        case .head: continuation.resume(returning: .head(headerBytes: headerBytes))
+        case .failure(let error): continuation.resume(throwing: error)
+        }
     }
 
     /// Hands over what the callbacks collected.
@@ -119,7 +164,9 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks (curl thread, inside curl_multi_perform)
 
     /// Copies one header line. Only bytes are copied here; parsing waits for the awaiting task.
-    /// A status line starts a new block, so interim responses (100 Continue) are dropped.
+    /// A status line starts a new block, so interim responses (100 Continue) are dropped. When
+    /// the body streams, the empty line that ends a final response's head hands the head over,
+    /// and lines after it are the trailer section.
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
         headerByteCount += line.count
         guard headerByteCount <= maximumHeaderBytes else {
@@ -129,6 +176,10 @@ final class CurlTransfer: @unchecked Sendable {
             )
             return 0
         }
+        if headIsHandedOver {
+            trailerBytes.append(contentsOf: line)
+            return line.count
+        }
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"),
            line[2] == UInt8(ascii: "T"), line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             headerBytes.removeAll(keepingCapacity: true)
@@ -136,7 +187,24 @@ final class CurlTransfer: @unchecked Sendable {
         // One allocation for a typical header block instead of a doubling series.
         if headerBytes.capacity == 0 { headerBytes.reserveCapacity(512) }
         headerBytes.append(contentsOf: line)
+        if bodyStorage != nil, Self.isEmptyLine(line), let status = CurlResponseHead.statusLine(in: headerBytes),
+           !(100...199).contains(status.code) {
+            headIsHandedOver = true
+            let action = withState { $0.headReceived() }
+            resume(action)
+            if action.violation != nil { return 0 }
+        }
         return line.count
+    }
+
+    private static func isEmptyLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        (line.count == 2 && line[0] == 0x0D && line[1] == 0x0A) || (line.count == 1 && line[0] == 0x0A)
+    }
+
+    /// The trailer section's fields, joined as the head's are.
+    private var trailerFields: [String: String] {
+        guard !trailerBytes.isEmpty else { return [:] }
+        return CurlResponseHead(bytes: Array("HTTP/1.1 200 \r\n".utf8) + trailerBytes)?.fields ?? [:]
     }
 
     /// Called when the handle is configured: connecting counts as silence too, as it does for
@@ -146,6 +214,11 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = now
         bytesMoved = 0
         hasProgressed = false
+    }
+
+    /// A paused direction goes on: the silence so far was not the server's.
+    func restartIdleClock() {
+        lastActivity = ContinuousClock.now
     }
 
     /// The timeout this transfer has run past, if any: ``CurlRequestPlan/idleTimeout`` without
@@ -158,6 +231,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// runs while a task waits for a connection, and so does this one.
     func overdueError(at now: ContinuousClock.Instant) -> CurlError? {
         guard now - lastActivity > plan.idleTimeout else { return nil }
+        // Silence while paused is the reader's or the producer's, not the server's.
+        if withState({ $0.isPaused }) {
+            lastActivity = now
+            return nil
+        }
         let waiting = hasProgressed ? "" : ", waiting for a connection (at most \(maximumConnectionsPerHost) per host)"
         return CurlError(
             kind: .transfer, curlCode: Curl.Code.operationTimedOut,
@@ -185,20 +263,24 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Copies the next part of the request body into libcurl's upload buffer; 0 at the end.
     /// Read straight from the request's `Data`: no copy of the body is made beforehand, and
-    /// libcurl copies only what it is about to send.
+    /// libcurl copies only what it is about to send. A streamed upload is read from its buffer
+    /// without waiting: when the producer is behind, sending pauses until it catches up.
     func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        if let stream = plan.bodyStream {
-            switch stream.read(into: buffer) {
+        if let uploadReader {
+            switch uploadReader.read(into: buffer) {
             case .bytes(let count):
                 uploadOffset += count
                 return count
+            case .wait:
+                if withState({ $0.uploadStarved() }).violation != nil { return Curl.readAbort }
+                return Curl.readPause
             case .end:
                 return 0
-            case .failed(let error):
-                bodyStreamFailure = CurlError(
-                    kind: .transfer, curlCode: Curl.Code.abortedByCallback,
-                    message: "reading the request body stream failed: \(error.map { "\($0)" } ?? "no error given")"
-                )
+            case .failed:
+                let error = uploadReader.failure
+                let reason = (error as? InputStreamReadError)?.description
+                    ?? "producing the request body failed: \(error.map { "\($0)" } ?? "no error given")"
+                bodyStreamFailure = CurlError(kind: .transfer, curlCode: Curl.Code.abortedByCallback, message: reason)
                 return Curl.readAbort
             }
         }
@@ -216,7 +298,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
     /// connection after a reused one turned out closed. Only absolute offsets are asked for.
     func seekBody(to offset: Int64, origin: Int32) -> Int32 {
-        if plan.bodyStream != nil {
+        if uploadReader != nil {
             // Sent bytes are gone: libcurl then fails with CURLE_SEND_FAIL_REWIND.
             return origin == SEEK_SET && offset == Int64(uploadOffset) ? Curl.seekOK : Curl.seekImpossible
         }
@@ -225,8 +307,20 @@ final class CurlTransfer: @unchecked Sendable {
         return Curl.seekOK
     }
 
+    /// Hands decoded body bytes to the reader of a streamed body: no limit applies, since the
+    /// reader's buffer bounds memory. Once the buffer is full the bytes are refused with
+    /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
+    private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
+        if withState({ $0.receivePaused }) { return Curl.writePause }
+        if !storage.write(Data(bytes)) {
+            if withState({ $0.readerFull() }).violation != nil { return 0 }
+        }
+        return bytes.count
+    }
+
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let bodyStorage { return streamBody(bytes, to: bodyStorage) }
         if !hasReservedBody {
             hasReservedBody = true
             // Content-Length counts encoded bytes; for an identity body it is exact, for a

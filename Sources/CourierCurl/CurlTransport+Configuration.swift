@@ -41,6 +41,11 @@ extension CurlTransport {
         /// sends: `<process name> (unknown version) curl/<libcurl version>`.
         public var userAgent: String? = nil
 
+        /// How many unread bytes of a streamed response body wait before receiving pauses
+        /// (see ``CurlTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
+        /// libcurl's own receive buffer. Default 256 KiB.
+        public var streamBufferSize: Int = ResponseBody.defaultBufferSize
+
         /// The defaults described on each property.
         public init() {}
     }

@@ -25,6 +25,8 @@ public final class CurlTransport: Sendable {
     private let core: CurlEngine
     /// The engine with the configuration's policy layers over it.
     private let layered: Networking
+    /// The streaming engine with the same layers over it.
+    private let layeredStreaming: StreamingNetworking
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// its thread.
@@ -34,6 +36,7 @@ public final class CurlTransport: Sendable {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
         layered = configuration.policies.apply(to: { request in try await core.data(for: request) })
+        layeredStreaming = configuration.policies.apply(to: { request, upload in try await core.stream(for: request, uploading: upload) })
     }
 
     deinit {
@@ -48,17 +51,31 @@ public final class CurlTransport: Sendable {
 
     /// One exchange and nothing else: every 3xx is returned as it is, and no policy layer runs
     /// but the limits the engine checks while receiving. Compose your own stack over it with
-    /// ``Courier/layered(_:_:)`` or ``Courier/Policies/apply(to:)``. The function keeps the
+    /// ``Courier/layered(_:_:)`` or ``Courier/Policies/apply(to:)-(Networking)``. The function keeps the
     /// transport alive.
     public var engine: Networking {
         { [self] request in try await self.core.data(for: request) }
     }
 
+    /// This transport as a ``Courier/StreamingNetworking`` function: the streaming engine with
+    /// the configuration's ``Courier/Policies`` layers over it (see ``stream(for:uploading:)``).
+    /// The function keeps the transport alive.
+    public var streaming: StreamingNetworking {
+        { [self] request, upload in try await self.stream(for: request, uploading: upload) }
+    }
+
+    /// One streamed exchange and nothing else, as ``engine`` is for buffered ones.
+    public var streamingEngine: StreamingNetworking {
+        { [self] request, upload in try await self.core.stream(for: request, uploading: upload) }
+    }
+
     /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
-    /// with the same error, and releases the thread, connections and handles. Returns at once;
-    /// the release finishes on the transport's thread moments later.
-    public func shutdown() {
+    /// with the same error, and releases the thread, connections and handles; returns once all
+    /// of it is released. Releasing the last reference to a transport does the same without
+    /// waiting.
+    public func shutdown() async {
         core.loop.shutDown()
+        await core.loop.awaitTermination()
     }
 
     /// The transport's thread as a `TaskExecutor`, for the lowest latency per request.
@@ -106,6 +123,24 @@ public final class CurlTransport: Sendable {
     ///   the transport is shut down.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await layered(request)
+    }
+
+    /// Sends `request` through the configuration's policy layers, as ``data(for:)`` does, and
+    /// returns the final response's head as soon as it arrives, with its body to read as it
+    /// comes.
+    ///
+    /// Memory stays bounded whatever the body's size: once
+    /// ``Configuration-swift.struct/streamBufferSize`` bytes wait unread, libcurl pauses the
+    /// transfer (`curl_easy_pause`) until the reader catches up. No
+    /// ``Courier/Policies/maximumResponseBytes`` applies: the reader decides how much it keeps.
+    /// `upload`, when given, is the request body, read as libcurl sends it without blocking the
+    /// transport's thread; otherwise `httpBody` or `httpBodyStream` is sent.
+    ///
+    /// Cancelling the task before the head arrives, or cancelling the reading task or dropping
+    /// the body before its end, stops the transfer and frees its connection. Trailer fields are
+    /// in ``Courier/ResponseBody/trailerFields`` once the body has been read to its end.
+    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, URLResponse) {
+        try await layeredStreaming(request, upload)
     }
 
     /// One exchange, as ``engine`` sends it, without building Foundation's `HTTPURLResponse`

@@ -31,11 +31,10 @@ public func parityReport(
 ) async throws(CurlError) -> [ParityResult] {
     let curl = try CurlTransport(configuration: curlConfiguration)
     let urlSession = URLSessionTransport(configuration: urlSessionConfiguration)
-    defer {
-        curl.shutdown()
-        urlSession.session.finishTasksAndInvalidate()
-    }
-    return await parityReport(for: requests, urlSession: urlSession.networking, curl: curl.networking, comparing: fields)
+    let results = await parityReport(for: requests, urlSession: urlSession.networking, curl: curl.networking, comparing: fields)
+    await curl.shutdown()
+    urlSession.session.finishTasksAndInvalidate()
+    return results
 }
 
 /// ``parityReport(for:urlSessionConfiguration:curlConfiguration:comparing:)`` with transports you

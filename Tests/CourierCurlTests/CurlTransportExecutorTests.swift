@@ -50,8 +50,7 @@ struct CurlTransportExecutorTests {
         let server = try await TestServer.start()
         let transport = try CurlTransport()
         let executor = transport.executor
-        transport.shutdown()
-        await transport.awaitTermination()
+        await transport.shutdown()
         let outcome = try await awaitWithin(seconds: 20) {
             await withTaskExecutorPreference(executor) { () async -> String in
                 do {

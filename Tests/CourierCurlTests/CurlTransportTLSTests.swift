@@ -19,12 +19,10 @@ struct CurlTransportTLSTests {
         let transport = try CurlTransport(configuration: configuration)
         do {
             let result = try await body(transport)
-            transport.shutdown()
-            await transport.awaitTermination()
+            await transport.shutdown()
             return result
         } catch {
-            transport.shutdown()
-            await transport.awaitTermination()
+            await transport.shutdown()
             throw error
         }
     }

@@ -15,13 +15,11 @@ func withCurlTransport<T>(
     let transport = try CurlTransport(configuration: configuration)
     do {
         let result = try await body(server, transport)
-        transport.shutdown()
-        await transport.awaitTermination()
+        await transport.shutdown()
         try await server.shutdown()
         return result
     } catch {
-        transport.shutdown()
-        await transport.awaitTermination()
+        await transport.shutdown()
         try await server.shutdown()
         throw error
     }

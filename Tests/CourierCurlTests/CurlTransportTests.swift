@@ -395,7 +395,7 @@ struct CurlTransportTests {
         try await withCurlTransport { server, transport in
             let task = Task { try await transport.data(for: request(server.url("/delay/30"))) }
             try await Task.sleep(for: .milliseconds(200))
-            transport.shutdown()
+            await transport.shutdown()
             await #expect(throws: CurlError.transportShutDown) { _ = try await task.value }
             await #expect(throws: CurlError.transportShutDown) { _ = try await transport.data(for: request(server.url("/get"))) }
         }
@@ -420,8 +420,7 @@ struct CurlTransportTests {
         for _ in 0..<50 {
             let transport = try CurlTransport()
             _ = try await transport.data(for: request(server.url("/get")))
-            transport.shutdown()
-            await transport.awaitTermination()
+            await transport.shutdown()
             #expect(transport.statistics.isTerminated)
         }
         try await server.shutdown()
@@ -467,7 +466,7 @@ struct CurlTransportHardeningTests {
             let defaults = try CurlTransport()
             let (_, response) = try await defaults.http(request(server.url("/many-headers/2000")))
             #expect(response.allHeaderFields.count >= 2000)
-            defaults.shutdown()
+            await defaults.shutdown()
         }
     }
 

@@ -14,7 +14,6 @@ enum ParityRunner {
         let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let server = servers.server(parityCase.receivedBy)
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
-        defer { ownCurl?.shutdown() }
         let curlNetworking = ownCurl?.networking ?? sharedCurl
         let refusedRequest = URLRequest(url: servers.refusing.baseURL)
         let (urlSession, fromURLSession) = await exchange(
@@ -23,6 +22,7 @@ enum ParityRunner {
         // Built again: a body stream is spent by the first exchange.
         let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlNetworking, server, refusedRequest: refusedRequest)
+        await ownCurl?.shutdown()
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
             curl: EchoBodyNormalisation.normalised(curl),

@@ -34,8 +34,9 @@ extension TransportKind {
             return try await body(transport.networking)
         case .curl:
             let transport = try CurlTransport(configuration: curl)
-            defer { transport.shutdown() }
-            return try await body(transport.networking)
+            let result = await Result(catching: { try await body(transport.networking) })
+            await transport.shutdown()
+            return try result.get()
         }
     }
 }

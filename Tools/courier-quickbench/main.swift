@@ -149,7 +149,7 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
         )
     }
 
-    curl.shutdown()
+    await curl.shutdown()
     urlSession.session.finishTasksAndInvalidate()
     try await server.shutdown()
 }
@@ -210,7 +210,7 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
             format(median(cells.map(\.serverMicrosecondsPerRequest)), 14, decimals: 1)
         )
     }
-    curl.shutdown()
+    await curl.shutdown()
     urlSession.session.finishTasksAndInvalidate()
     try await server.shutdown()
 }

@@ -211,7 +211,7 @@ func run(server: Server, refusing: Server) async throws -> Tally {
     let longHeader = String(repeating: "x", count: 3000)
     let tooManyHeaders = await send(limited, get(server.url("/response-headers?X-Long=\(longHeader)")))
     tally.expect(isURLError(tooManyHeaders, .dataLengthExceedsMaximum), "header limit: \(describe(tooManyHeaders))")
-    limited.shutdown()
+    await limited.shutdown()
 
     clock.lap("timeout+limits")
 
@@ -225,7 +225,7 @@ func run(server: Server, refusing: Server) async throws -> Tally {
     let doomed = try CurlTransport()
     let inFlight = (0..<20).map { _ in Task { await send(doomed, get(server.url("/delay/5"))) } }
     try await Task.sleep(for: .milliseconds(500))
-    doomed.shutdown()
+    await doomed.shutdown()
     for task in inFlight {
         let result = await task.value
         tally.expect(isShutDown(result), "shutdown in flight: \(describe(result))")
@@ -242,15 +242,14 @@ func run(server: Server, refusing: Server) async throws -> Tally {
         for result in results {
             tally.expect((try? result.get())?.0 == 200, "short-lived transport \(round): \(describe(result))")
         }
-        if round.isMultiple(of: 2) { shortLived.shutdown() }
+        if round.isMultiple(of: 2) { await shortLived.shutdown() }
     }
 
     clock.lap("transports loop")
 
-    transport.shutdown()
-    // The transports' threads finish their release moments after shutdown(); give them that
-    // moment so the leak report sees the end state, not a thread mid-cleanup.
-    try await Task.sleep(for: .seconds(1))
+    // Returns once the transport's thread has released everything, so the leak report sees
+    // the end state, not a thread mid-cleanup.
+    await transport.shutdown()
     return tally
 }
 

@@ -13,7 +13,7 @@ import Foundation
 /// redirect needs; a stream cannot, and such a redirect fails with
 /// `URLError(.requestBodyStreamExhausted)`.
 public struct UploadBody: Sendable {
-    enum Source: Sendable {
+    package enum Source: Sendable {
         case data(Data)
         case file(URL)
         /// Iterates the sequence, handing each chunk to `send`, which returns once there is room
@@ -21,7 +21,7 @@ public struct UploadBody: Sendable {
         case chunks(@Sendable (_ send: (Data) async throws -> Void) async throws -> Void)
     }
 
-    let source: Source
+    package let source: Source
 
     /// How many bytes the body has, when known.
     public let length: Int64?
