@@ -22,6 +22,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     struct Statistics: Equatable, Sendable {
         /// Transfers whose handle is in the multi handle.
         var running = 0
+        /// Running transfers whose receiving is paused until their reader catches up.
+        var pausedByBackPressure = 0
         var liveHandles = 0
         var idleHandles = 0
         /// Events a transfer's lifecycle refused as impossible (release builds; debug builds
@@ -76,6 +78,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Transfers whose handle is in the multi handle: a transfer is here exactly from its
     /// `started` event to the action that releases its handle.
     private var running: [TransferID: CurlTransfer] = [:]
+    /// The running transfers whose body streams to a reader: only these can pause.
+    private var streaming: [TransferID: CurlTransfer] = [:]
     private var isShuttingDown = false
     private var violations = 0
     private var batch: [Command] = []
@@ -278,6 +282,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             transfer.uploadReader?.start()
             try Curl.add(taken.pointer, to: multi)
             running[transfer.id] = transfer
+            if transfer.bodyStorage != nil { streaming[transfer.id] = transfer }
             perform(transfer.withState { $0.started(taken) }, for: transfer)
         } catch {
             transfer.easy = nil
@@ -339,6 +344,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             if release.inMulti { Curl.remove(release.handle.pointer, from: multi) }
             pool.give(release.handle, keep: !isShuttingDown)
             running[transfer.id] = nil
+            streaming[transfer.id] = nil
             transfer.easy = nil
             transfer.uploadReader?.cancel()
         }
@@ -398,7 +404,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     private func publishStatistics() {
         let current = Statistics(
-            running: running.count, liveHandles: pool.live,
+            running: running.count,
+            pausedByBackPressure: streaming.isEmpty ? 0 : streaming.values.count { $0.phase == .pausedByBackPressure },
+            liveHandles: pool.live,
             idleHandles: pool.idleCount, violations: violations, isTerminated: false
         )
         termination.withLock { $0.statistics = current }

@@ -39,6 +39,7 @@ extension TestServer {
         Route("/gzip-bomb/{mib}", gzipBomb),
         Route("/bomb/{encoding}/{mib}", bomb),
         Route("/interim/{codes}", interim),
+        Route("/trailers", trailers),
         Route("/many-headers/{count}", manyHeaders),
         Route("/long-header/{kib}", longHeader),
         Route("/long-location/{kib}", longLocation),

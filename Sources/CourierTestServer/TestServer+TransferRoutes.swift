@@ -114,4 +114,14 @@ extension TestServer {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": encoding]
         return .reply(Reply(status: .ok, headers: headers, body: .buffer(ByteBuffer(bytes: body))))
     }
+
+    /// A chunked body, `hello world`, followed by a trailer section with `X-Checksum: 5eb63bbe`
+    /// and `X-Trailer-Count: 2` (RFC 9112 §7.1.2), announced by a `Trailer` field. Written as
+    /// bytes since NIO's encoder has no trailers for a route to ask for.
+    static func trailers(_ request: RouteRequest) -> RouteAction {
+        .raw(RawReply(
+            lines: ["HTTP/1.1 200 OK", "Content-Type: text/plain", "Transfer-Encoding: chunked", "Trailer: X-Checksum, X-Trailer-Count"],
+            text: "5\r\nhello\r\n6\r\n world\r\n0\r\nX-Checksum: 5eb63bbe\r\nX-Trailer-Count: 2\r\n\r\n"
+        ))
+    }
 }

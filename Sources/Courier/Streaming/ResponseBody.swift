@@ -187,7 +187,10 @@ package final class ResponseBodyStorage: Sendable {
 
     // MARK: Reader
 
-    var trailerFields: [String: String] { shared.withLock { $0.trailerFields } }
+    /// Empty until the reader has read to the end, as ``ResponseBody/trailerFields`` promises.
+    var trailerFields: [String: String] {
+        shared.withLock { $0.state.readerReachedTheEnd ? $0.trailerFields : [:] }
+    }
 
     var isEnded: Bool { shared.withLock { $0.state.isEnded } }
 

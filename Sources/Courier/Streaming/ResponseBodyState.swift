@@ -46,6 +46,11 @@ package struct ResponseBodyState<Continuation> {
     /// The reader's end was delivered (nil or an error); later reads get the end again.
     private var endDelivered = false
 
+    /// Whether the reader has read the whole body: every chunk and then the end.
+    var readerReachedTheEnd: Bool {
+        if case .finished = end { endDelivered } else { false }
+    }
+
     init(highWater: Int) {
         self.highWater = max(1, highWater)
         lowWater = max(1, highWater / 2)

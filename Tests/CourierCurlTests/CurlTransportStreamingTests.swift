@@ -1,0 +1,198 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+@testable import CourierTestServer
+import CourierTestSupport
+import Foundation
+import Testing
+@testable import CourierCurl
+
+@Suite("CurlTransport.stream: bodies both ways, bounded by back-pressure")
+struct CurlTransportStreamingTests {
+    @Test func theHeadArrivesBeforeTheBodyAndTheBodyIsWhole() async throws {
+        try await withCurlTransport { server, transport in
+            let (body, response) = try await transport.stream(for: request(server.url("/stream-bytes/300000?chunk_size=7000")))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            var received = Data()
+            var chunks = 0
+            for try await chunk in body {
+                received.append(chunk)
+                chunks += 1
+            }
+            #expect(received == DeterministicBytes.data(count: 300_000, seed: 0))
+            #expect(chunks > 1)
+        }
+    }
+
+    @Test func theHeadIsReturnedWhileTheServerStillSends() async throws {
+        try await withCurlTransport { server, transport in
+            // 20 bytes, one every 100 ms: the head comes at once, the body over two seconds.
+            let started = ContinuousClock.now
+            let (body, _) = try await transport.stream(for: request(server.url("/drip/20?interval_ms=100")))
+            var iterator = body.makeAsyncIterator()
+            let first = try await iterator.next()
+            let firstAt = ContinuousClock.now - started
+            var rest = 0
+            while let chunk = try await iterator.next() { rest += chunk.count }
+            let total = ContinuousClock.now - started
+            #expect(first?.count == 1)
+            #expect(rest == 19)
+            #expect(firstAt < total - .milliseconds(1000))
+        }
+    }
+
+    @Test func aReaderThatFallsBehindPausesTheTransferAndLosesNothing() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.streamBufferSize = 64 << 10
+        try await withCurlTransport(configuration) { server, transport in
+            let size = 8 << 20
+            let (body, _) = try await transport.stream(for: request(server.url("/bytes/\(size)")))
+            // Nothing is read for now: the buffer fills and receiving pauses, far short of 8 MiB.
+            try await awaitWithin(seconds: 20) {
+                while transport.statistics.pausedByBackPressure == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            var received = Data()
+            for try await chunk in body {
+                received.append(chunk)
+                // A reader slower than loopback: the transfer keeps pausing and resuming.
+                if received.count < 1 << 20 { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            #expect(received == DeterministicBytes.data(count: size, seed: 0))
+            #expect(transport.statistics.running == 0)
+        }
+    }
+
+    @Test func cancellingTheReaderEndsTheTransferAndFreesItsHandle() async throws {
+        try await withCurlTransport { server, transport in
+            let (body, _) = try await transport.stream(for: request(server.url("/infinite")))
+            let reader = Task {
+                var count = 0
+                for try await chunk in body { count += chunk.count }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            reader.cancel()
+            await #expect {
+                _ = try await reader.value
+            } throws: { error in
+                (error as? URLError)?.code == .cancelled
+            }
+            try await awaitWithin(seconds: 20) {
+                while transport.statistics.running != 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            let statistics = transport.statistics
+            #expect(statistics.idleHandles == statistics.liveHandles)
+            // The connection is free for the next request.
+            let (data, _) = try await transport.data(for: request(server.url("/bytes/10")))
+            #expect(data.count == 10)
+        }
+    }
+
+    @Test func droppingTheBodyEndsTheTransfer() async throws {
+        try await withCurlTransport { server, transport in
+            do {
+                let (body, _) = try await transport.stream(for: request(server.url("/infinite")))
+                var iterator = body.makeAsyncIterator()
+                _ = try await iterator.next()
+            }
+            try await awaitWithin(seconds: 20) {
+                while transport.statistics.running != 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(transport.statistics.idleHandles == transport.statistics.liveHandles)
+        }
+    }
+
+    @Test func trailersAreThereOnceTheBodyEnds() async throws {
+        try await withCurlTransport { server, transport in
+            let (body, response) = try await transport.stream(for: request(server.url("/trailers")))
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Checksum") == nil)
+            #expect(body.trailerFields.isEmpty)
+            let data = try await body.collect(upTo: 1000)
+            #expect(String(decoding: data, as: UTF8.self) == "hello world")
+            #expect(body.trailerFields["X-Checksum"] == "5eb63bbe")
+            #expect(body.trailerFields["X-Trailer-Count"] == "2")
+        }
+    }
+
+    @Test func aBodyThatBreaksOffThrowsFromTheRead() async throws {
+        try await withCurlTransport { server, transport in
+            let (body, _) = try await transport.stream(for: request(server.url("/truncate/100000")))
+            await #expect {
+                _ = try await body.collect(upTo: 1 << 20)
+            } throws: { error in
+                (error as? URLError)?.code == .networkConnectionLost
+            }
+        }
+    }
+
+    @Test func anUploadFromASlowSequenceDoesNotHoldUpOtherTransfers() async throws {
+        try await withCurlTransport { server, transport in
+            let chunks = AsyncStream<Data> { continuation in
+                Task {
+                    for index in 0..<5 {
+                        try? await Task.sleep(for: .milliseconds(200))
+                        continuation.yield(Data(repeating: UInt8(ascii: "a") + UInt8(index), count: 1000))
+                    }
+                    continuation.finish()
+                }
+            }
+            var upload = request(server.url("/anything"), method: "PUT")
+            upload.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            let uploading = Task { try await transport.stream(for: upload, uploading: .stream(chunks)) }
+            // While the producer sleeps, the curl thread serves other requests.
+            let started = ContinuousClock.now
+            let (data, _) = try await transport.data(for: request(server.url("/bytes/10")))
+            #expect(data.count == 10)
+            #expect(ContinuousClock.now - started < .milliseconds(800))
+            let (body, _) = try await uploading.value
+            let echo = try JSONDecoder().decode(Echo.self, from: try await body.collect(upTo: 1 << 20))
+            let expected = (0..<5).map { Data(repeating: UInt8(ascii: "a") + UInt8($0), count: 1000) }.reduce(Data(), +)
+            #expect(Data(base64Encoded: echo.body) == expected)
+            #expect(echo.headers.contains { $0.name.lowercased() == "transfer-encoding" && $0.value == "chunked" })
+        }
+    }
+
+    @Test func anUploadFromAFileSendsItsLength() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString)")
+        let contents = DeterministicBytes.data(count: 200_000, seed: 0)
+        try contents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withCurlTransport { server, transport in
+            let (body, _) = try await transport.stream(for: request(server.url("/anything"), method: "POST"), uploading: try .file(file))
+            let echo = try JSONDecoder().decode(Echo.self, from: try await body.collect(upTo: 1 << 20))
+            #expect(Data(base64Encoded: echo.body) == contents)
+            #expect(echo.headers.first { $0.name.lowercased() == "content-length" }?.value == "200000")
+        }
+    }
+
+    @Test func aBlockingBodyStreamDoesNotBlockTheTransportsThread() async throws {
+        let pipe = Pipe()
+        let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        try await withCurlTransport { server, transport in
+            var upload = request(server.url("/anything"), method: "POST")
+            upload.httpBodyStream = InputStream(fileAtPath: path)
+            let uploading = Task { try await transport.data(for: upload) }
+            // The stream's read blocks until the pipe gets bytes; other requests go on meanwhile.
+            let (data, _) = try await transport.data(for: request(server.url("/bytes/10")))
+            #expect(data.count == 10)
+            pipe.fileHandleForWriting.write(Data("streamed".utf8))
+            try pipe.fileHandleForWriting.close()
+            let (echoData, _) = try await uploading.value
+            let echo = try JSONDecoder().decode(Echo.self, from: echoData)
+            #expect(echo.bodyText == "streamed")
+        }
+    }
+
+    @Test func shutdownReturnsOnceStreamsAreReleased() async throws {
+        let server = try await TestServer.start()
+        let transport = try CurlTransport()
+        let (body, _) = try await transport.stream(for: request(server.url("/infinite")))
+        await transport.shutdown()
+        #expect(transport.statistics.isTerminated)
+        await #expect(throws: CurlError.transportShutDown) {
+            _ = try await body.collect(upTo: 1 << 30)
+        }
+        try await server.shutdown()
+    }
+}
