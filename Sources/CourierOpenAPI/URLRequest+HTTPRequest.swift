@@ -30,7 +30,10 @@ extension URLRequest {
         // A URLRequest holds one value per name: repeated fields are joined as HTTP allows,
         // with "; " for Cookie, whose own syntax separates that way.
         var joined: [(name: HTTPField.Name, value: String)] = []
-        for field in request.headerFields {
+        // The body's own length frames the request: the engine writes Content-Length from the
+        // UploadBody, whose length is the HTTPBody's, or sends it chunked. A copy here would be
+        // checked against the URLRequest's empty httpBody and refused.
+        for field in request.headerFields where field.name != .contentLength {
             if let index = joined.firstIndex(where: { $0.name == field.name }) {
                 let separator = field.name == .cookie ? "; " : ", "
                 joined[index].value += separator + field.value

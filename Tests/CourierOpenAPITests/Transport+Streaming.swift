@@ -21,19 +21,24 @@ extension Transport: CustomTestStringConvertible {
         return (try? Transport(name: value)).map { [$0] } ?? []
     }
 
-    /// The engine's streaming entry point, one transport per kind for the whole process.
+    /// The engine's streaming entry point with its policies, one transport per kind for the
+    /// whole process.
     ///
-    /// Neither engine has a streaming entry point of its own yet, so both are adapted from their
-    /// buffered `networking`: bodies arrive whole and uploads are collected before they go out,
-    /// while everything this module converts (fields, lengths, chunks, errors) is exercised.
+    /// URLSessionTransport has no such entry point yet, so it is adapted from its buffered
+    /// `networking`: bodies arrive whole and uploads are collected before they go out, while
+    /// everything this module converts (fields, lengths, chunks, errors) is still exercised.
     var streaming: StreamingNetworking {
         get throws {
             switch self {
             case .urlSession: streamingNetworking(buffering: Self.sharedURLSession.networking)
-            case .curl: streamingNetworking(buffering: try Self.sharedCurl.get().networking)
+            case .curl: try Self.sharedCurl.get().streaming
             }
         }
     }
+
+    /// Whether ``streaming`` delivers a body as it arrives and sends an upload as it is
+    /// produced, rather than buffering both.
+    var streamsBodies: Bool { self == .curl }
 
     /// The generated client over this transport, talking to `server`.
     func client(for server: TestServer, middlewares: [any ClientMiddleware] = []) throws -> Client {

@@ -36,6 +36,10 @@ import Testing
             #expect(fields["content-type"] == "application/octet-stream")
             if declaresLength {
                 #expect(fields["content-length"] == String(bytes.count))
+                #expect(fields["transfer-encoding"] == nil)
+            } else if transport.streamsBodies {
+                #expect(fields["transfer-encoding"] == "chunked")
+                #expect(fields["content-length"] == nil)
             }
         }
     }
