@@ -21,15 +21,21 @@ public struct APIClient: Sendable {
     public var dispatcher: Dispatcher
     /// Encodes JSON request bodies (``RequestBody/json(_:)``).
     public var encoder: JSONEncoder
+    /// Sends the requests whose body is read as it arrives (see
+    /// ``stream(_:uploading:)``); `nil` buffers them through the dispatcher's ``Networking``.
+    public var streaming: StreamingNetworking?
 
-    /// Creates a client over any ``Networking``.
+    /// Creates a client over any ``Networking``, and optionally a ``StreamingNetworking`` for
+    /// ``stream(_:uploading:)``, such as a transport's `streaming`.
     public init(
         baseURL: URL,
         networking: @escaping Networking,
+        streaming: StreamingNetworking? = nil,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder()
     ) {
         self.init(baseURL: baseURL, dispatcher: Dispatcher(networking: networking, decoder: decoder), encoder: encoder)
+        self.streaming = streaming
     }
 
     /// Creates a client over a configured dispatcher.

@@ -29,7 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, urlsession, ahc)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, urlsession, ahc)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -53,11 +53,11 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         return BenchmarkClient(name: "harness only", fetch: { size }, shutdown: {})
     case "curl":
         let transport = try curlTransport()
-        return courierClient("Courier curl", transport.networking, request) { transport.shutdown() }
+        return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
     case "curl-engine":
         // The engine without the shared policy layers: what the layers cost is the difference.
         let transport = try curlTransport()
-        return courierClient("curl engine", transport.engine, request) { transport.shutdown() }
+        return courierClient("curl engine", transport.engine, request) { await transport.shutdown() }
     case "curl-response":
         // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
         return try curlResponseClient("curl, CurlResponse", request, onTransportExecutor: false)
@@ -67,9 +67,13 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "curl-executor":
         // The Networking path, with the driver's tasks running on the transport's own thread.
         let transport = try curlTransport()
-        var client = courierClient("curl, own executor", transport.networking, request) { transport.shutdown() }
+        var client = courierClient("curl, own executor", transport.networking, request) { await transport.shutdown() }
         client.executor = transport.executor
         return client
+    case "curl-stream":
+        // The streaming API: chunks counted as they arrive, never collected.
+        let transport = try curlTransport()
+        return streamingClient("curl, streamed", transport.streaming, request) { await transport.shutdown() }
     case "urlsession":
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
         return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }
@@ -115,13 +119,13 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, onTranspo
             guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
             return response.body.count
         },
-        shutdown: { transport.shutdown() },
+        shutdown: { await transport.shutdown() },
         executor: onTransportExecutor ? transport.executor : nil
     )
 }
 
 private func courierClient(
-    _ name: String, _ networking: @escaping Networking, _ request: URLRequest, shutdown: @escaping @Sendable () -> Void
+    _ name: String, _ networking: @escaping Networking, _ request: URLRequest, shutdown: @escaping @Sendable () async -> Void
 ) -> BenchmarkClient {
     BenchmarkClient(
         name: name,
@@ -130,6 +134,24 @@ private func courierClient(
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard status == 200 else { throw BenchmarkError.status(status) }
             return data.count
+        },
+        shutdown: shutdown
+    )
+}
+
+private func streamingClient(
+    _ name: String, _ streaming: @escaping StreamingNetworking, _ request: URLRequest,
+    shutdown: @escaping @Sendable () async -> Void
+) -> BenchmarkClient {
+    BenchmarkClient(
+        name: name,
+        fetch: {
+            let (body, response) = try await streaming(request, nil)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard status == 200 else { throw BenchmarkError.status(status) }
+            var count = 0
+            for try await chunk in body { count += chunk.count }
+            return count
         },
         shutdown: shutdown
     )
