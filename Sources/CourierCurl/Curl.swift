@@ -197,6 +197,7 @@ enum Curl {
         static let lowSpeedLimit = EasyOption(CURLOPT_LOW_SPEED_LIMIT, "CURLOPT_LOW_SPEED_LIMIT")
         static let lowSpeedTime = EasyOption(CURLOPT_LOW_SPEED_TIME, "CURLOPT_LOW_SPEED_TIME")
         static let noProgress = EasyOption(CURLOPT_NOPROGRESS, "CURLOPT_NOPROGRESS")
+        static let bufferSize = EasyOption(CURLOPT_BUFFERSIZE, "CURLOPT_BUFFERSIZE")
         static let progressFunction = EasyOption(CURLOPT_XFERINFOFUNCTION, "CURLOPT_XFERINFOFUNCTION")
         static let progressData = EasyOption(CURLOPT_XFERINFODATA, "CURLOPT_XFERINFODATA")
     }

@@ -45,9 +45,15 @@ final class CurlEasyHandle {
         // read function libcurl would read a POST body from stdin.
         try Curl.set(easy, .readFunction, readCallback: CurlTransfer.readCallback)
         try Curl.set(easy, .seekFunction, callback: CurlTransfer.seekCallback)
+        try Curl.set(easy, .bufferSize, Self.receiveBufferSize)
         try Curl.set(easy, .noProgress, 0)
         try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
     }
+
+    /// `CURLOPT_BUFFERSIZE`: how much one socket read, and so one call of the write callback,
+    /// can carry. libcurl's 16 KiB default costs a callback, and for a streamed body a hand-over
+    /// to the reader, per 16 KiB; set once per handle, since a change reallocates the buffer.
+    static let receiveBufferSize = 256 << 10
 
     deinit {
         Curl.easyCleanup(pointer)

@@ -312,10 +312,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
     private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
         if withState({ $0.receivePaused }) { return Curl.writePause }
-        if !storage.write(Data(bytes)) {
+        if !storage.write(chunk(copying: bytes)) {
             if withState({ $0.readerFull() }).violation != nil { return 0 }
         }
         return bytes.count
+    }
+
+    /// `bytes` as `Data` the reader owns. Large pieces go into pooled buffers, which come back
+    /// when the reader drops the chunk: a fresh allocation of that size is a fresh `mmap`, and
+    /// its page faults cost more than the copy.
+    private func chunk(copying bytes: UnsafeRawBufferPointer) -> Data {
+        guard bytes.count >= CurlBodyBufferPool.minimumCapacity, let base = bytes.baseAddress else { return Data(bytes) }
+        let buffer = bodyPool.take(atLeast: bytes.count)
+        buffer.pointer.copyMemory(from: base, byteCount: bytes.count)
+        return bodyPool.data(buffer, count: bytes.count)
     }
 
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.

@@ -43,7 +43,7 @@ extension CurlTransport {
 
         /// How many unread bytes of a streamed response body wait before receiving pauses
         /// (see ``CurlTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
-        /// libcurl's own receive buffer. Default 256 KiB.
+        /// libcurl's own receive buffer. Default 1 MiB.
         public var streamBufferSize: Int = ResponseBody.defaultBufferSize
 
         /// The defaults described on each property.

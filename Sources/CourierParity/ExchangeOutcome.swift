@@ -22,6 +22,27 @@ public enum ExchangeOutcome: Sendable, Equatable {
         }
     }
 
+    /// Sends `request` through `streaming` and records what came back, the body read chunk by
+    /// chunk as it arrives; a failure while the body is read is the outcome, as it is for a
+    /// buffered exchange. `readDelay`, when set, is waited after each chunk: a slow reader, so
+    /// that the transport's back-pressure is part of what is compared.
+    public init(
+        streaming request: URLRequest, through streaming: StreamingNetworking, uploading upload: UploadBody? = nil,
+        readDelay: Duration? = nil
+    ) async {
+        do {
+            let (body, response) = try await streaming(request, upload)
+            var data = Data()
+            for try await chunk in body {
+                data.append(chunk)
+                if let readDelay { try await Task.sleep(for: readDelay) }
+            }
+            self.init(body: data, response: response)
+        } catch {
+            self = .failure(ExchangeFailure(error))
+        }
+    }
+
     /// The outcome of a transport that returned `body` and `response`.
     public init(body: Data, response: URLResponse) {
         guard let http = response as? HTTPURLResponse else {

@@ -24,8 +24,10 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public typealias Element = Data
     public typealias Failure = any Error
 
-    /// How many unread bytes wait before the engine is told to pause: 256 KiB by default.
-    public static let defaultBufferSize = 256 << 10
+    /// How many unread bytes wait before the engine is told to pause: 1 MiB by default, room
+    /// for a few of the largest pieces an engine receives at once, so a reader that keeps up
+    /// never makes the engine pause.
+    public static let defaultBufferSize = 1 << 20
 
     private let reader: Reader
     /// Applied to every error a read throws, by layers above the engine (error descriptions).
