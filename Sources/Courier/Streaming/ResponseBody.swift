@@ -32,6 +32,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
     private let reader: Reader
     /// Applied to every error a read throws, by layers above the engine (error descriptions).
     private var errorTransform: (@Sendable (any Error) -> any Error)?
+    /// Told of every chunk a read returns, and of the end (see ``observingChunks(_:)``).
+    private var chunkObserver: (@Sendable (Data?) -> Void)?
 
     package init(_ storage: ResponseBodyStorage) {
         reader = Reader(storage)
@@ -66,17 +68,20 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(reader: reader, errorTransform: errorTransform)
+        AsyncIterator(reader: reader, errorTransform: errorTransform, chunkObserver: chunkObserver)
     }
 
     /// Reads the chunks one at a time.
     public struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate let reader: Reader
         fileprivate let errorTransform: (@Sendable (any Error) -> any Error)?
+        fileprivate let chunkObserver: (@Sendable (Data?) -> Void)?
 
         public mutating func next() async throws -> Data? {
             do {
-                return try await reader.storage.next()
+                let chunk = try await reader.storage.next()
+                chunkObserver?(chunk)
+                return chunk
             } catch {
                 throw errorTransform?(error) ?? error
             }
@@ -91,6 +96,18 @@ public struct ResponseBody: AsyncSequence, Sendable {
             body.errorTransform = { @Sendable error in transform(first(error)) }
         } else {
             body.errorTransform = transform
+        }
+        return body
+    }
+
+    /// This body, with `observe` called with every chunk a read returns and with `nil` when a
+    /// read finds the complete end (after any observer already set): for progress.
+    package func observingChunks(_ observe: @escaping @Sendable (Data?) -> Void) -> ResponseBody {
+        var body = self
+        if let first = chunkObserver {
+            body.chunkObserver = { @Sendable chunk in first(chunk); observe(chunk) }
+        } else {
+            body.chunkObserver = observe
         }
         return body
     }

@@ -26,6 +26,19 @@ public struct UploadBody: Sendable {
     /// How many bytes the body has, when known.
     public let length: Int64?
 
+    /// Called with the count of bytes taken so far, each time the engine takes more (see
+    /// ``observingReads(_:)``); starts again from zero when the body is sent again.
+    package private(set) var readObserver: (@Sendable (Int64) -> Void)? = nil
+
+    /// A `.chunks` source that produces the same bytes each time it runs (bytes or a file
+    /// rewritten by ``observingReads(_:)``).
+    private var chunksReplay = false
+
+    package init(source: Source, length: Int64?) {
+        self.source = source
+        self.length = length
+    }
+
     /// Bytes already in memory.
     public static func data(_ data: Data) -> UploadBody {
         UploadBody(source: .data(data), length: Int64(data.count))
@@ -53,18 +66,63 @@ public struct UploadBody: Sendable {
 
     /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
     public var isReplayable: Bool {
-        if case .chunks = source { false } else { true }
+        if case .chunks = source { chunksReplay } else { true }
+    }
+
+    /// The same bytes, with `observe` told how many the engine has taken so far each time it
+    /// takes more: for progress.
+    ///
+    /// Engines hand bytes and files to their libraries whole, where nothing could count them; so
+    /// here every source becomes chunks the engine pulls through an ``UploadBodyReader``, bytes
+    /// in slices of the same storage and a file read in pieces. Both stay replayable.
+    package func observingReads(_ observe: @escaping @Sendable (Int64) -> Void) -> UploadBody {
+        let produce: @Sendable (_ send: (Data) async throws -> Void) async throws -> Void
+        switch source {
+        case .data(let data):
+            produce = { send in
+                var start = data.startIndex
+                while start < data.endIndex {
+                    let end = data.index(start, offsetBy: Swift.min(UploadBodyReader.fileChunkSize, data.endIndex - start))
+                    try await send(data[start..<end])
+                    start = end
+                }
+            }
+        case .file(let url):
+            produce = { send in try await UploadBodyReader.readFile(url, send: send) }
+        case .chunks(let chunks):
+            produce = chunks
+        }
+        var body = UploadBody(source: .chunks(produce), length: length)
+        body.chunksReplay = isReplayable
+        if let first = readObserver {
+            body.readObserver = { count in first(count); observe(count) }
+        } else {
+            body.readObserver = observe
+        }
+        return body
     }
 
     /// The whole body in memory, for engines that cannot stream it.
     package func collect() async throws -> Data {
         switch source {
-        case .data(let data): return data
-        case .file(let url): return try Data(contentsOf: url)
+        case .data(let data):
+            readObserver?(Int64(data.count))
+            return data
+        case .file(let url):
+            let data = try Data(contentsOf: url)
+            readObserver?(Int64(data.count))
+            return data
         case .chunks(let produce):
             // Only this task appends; the closure's type requires Sendable captures.
             let data = Locked(Data())
-            try await produce { chunk in data.withLock { $0.append(chunk) } }
+            let observe = readObserver
+            try await produce { chunk in
+                let count = data.withLock { data in
+                    data.append(chunk)
+                    return data.count
+                }
+                observe?(Int64(count))
+            }
             return data.withLock { $0 }
         }
     }

@@ -56,8 +56,12 @@ package final class UploadBodyReader: Sendable {
 
     /// Copies buffered bytes into `buffer`; never waits.
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        let (read, action) = state.withLock { $0.read(into: buffer) }
+        let (read, action, total) = state.withLock { state in
+            let (read, action) = state.read(into: buffer)
+            return (read, action, state.bytesRead)
+        }
         perform(action)
+        if case .bytes = read { body.readObserver?(total) }
         return read
     }
 
@@ -90,7 +94,7 @@ package final class UploadBodyReader: Sendable {
         if action.notifyReader { onReadable() }
     }
 
-    private static func readFile(_ url: URL, send: (Data) async throws -> Void) async throws {
+    static func readFile(_ url: URL, send: (Data) async throws -> Void) async throws {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         while true {
