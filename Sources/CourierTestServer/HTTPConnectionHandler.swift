@@ -64,6 +64,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private enum State {
         case idle
         case receiving(HTTPRequestHead, body: ByteBuffer)
+        /// Receiving a body for `/sink`: counted and dropped as it arrives, whatever its size.
+        case sinking(HTTPRequestHead, count: Int)
         /// A 413 went out before the body finished; the rest is read and dropped so the client
         /// sees the response rather than a reset, then the connection closes.
         case discardingBody(responseWritten: EventLoopFuture<Void>)
@@ -96,6 +98,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             switch state {
             case .receiving(let head, let body):
                 complete(head, body: body, context: context)
+            case .sinking(let head, let count):
+                complete(head, body: context.channel.allocator.buffer(capacity: 0), discardedBodyBytes: count, context: context)
             case .discardingBody(let written):
                 state = .closing
                 written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
@@ -105,14 +109,22 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// Whether `uri` is `/sink`, whose body is counted rather than kept.
+    private static func isSink(_ uri: String) -> Bool {
+        uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/sink"
+    }
+
     private func receive(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
+        if Self.isSink(head.uri) {
+            state = .sinking(head, count: 0)
+        } else if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
             length > Self.maximumRequestBodySize
         {
             reject(head, context: context)
             return
+        } else {
+            state = .receiving(head, body: context.channel.allocator.buffer(capacity: 0))
         }
-        state = .receiving(head, body: context.channel.allocator.buffer(capacity: 0))
         // Clients that ask first (curl for large uploads) would otherwise wait a second or more.
         if head.headers[canonicalForm: "Expect"].contains(where: { $0.lowercased() == "100-continue" }) {
             context.writeAndFlush(
@@ -123,6 +135,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func append(_ part: inout ByteBuffer, context: ChannelHandlerContext) {
+        if case .sinking(let head, let count) = state {
+            state = .sinking(head, count: count + part.readableBytes)
+            return
+        }
         // Anything else is the body of a rejected request, or input arriving while closing.
         guard case .receiving(let head, var body) = state else { return }
         guard body.readableBytes + part.readableBytes <= Self.maximumRequestBodySize else {
@@ -151,7 +167,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
     }
 
-    private func complete(_ head: HTTPRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
+    private func complete(
+        _ head: HTTPRequestHead, body: ByteBuffer, discardedBodyBytes: Int = 0, context: ChannelHandlerContext
+    ) {
         let request = RecordedRequest(
             method: head.method.rawValue,
             uri: head.uri,
@@ -161,7 +179,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         // Recorded before answering, so a client holding the response can rely on `lastRequest`.
         server.record(request)
         let exchange = Exchange(version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD)
-        switch TestServer.action(for: request, baseURL: Self.baseURL(of: context.channel)) {
+        let action = TestServer.action(
+            for: request, baseURL: Self.baseURL(of: context.channel), discardedBodyBytes: discardedBodyBytes
+        )
+        switch action {
         case .reply(let reply):
             start(reply, for: exchange, context: context)
         case .delayed(let delay, let reply):

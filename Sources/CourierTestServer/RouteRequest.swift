@@ -8,6 +8,8 @@ struct RouteRequest: Sendable {
     var parameters: [String: String]
     /// `http://host:port` of the listener this request came in on, for absolute URLs.
     var baseURL: String
+    /// Bytes of a body counted and dropped as it arrived (`/sink`) rather than recorded.
+    var discardedBodyBytes = 0
 
     /// The first value of the query parameter `name`.
     func query(_ name: String) -> String? {

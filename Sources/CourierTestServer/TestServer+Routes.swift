@@ -29,6 +29,8 @@ extension TestServer {
         Route("/zstd", zstd),
         Route("/delay/{seconds}", delay),
         Route("/drip/{count}", drip),
+        Route("/zeros/{count}", zeros),
+        Route("/sink", sink),
         // Faults
         Route("/close", { _ in .closeConnection }),
         Route("/truncate/{count}", truncate),
@@ -56,13 +58,17 @@ extension TestServer {
     ]
 
     /// The action for `request`, received on the listener at `baseURL`.
-    static func action(for request: RecordedRequest, baseURL: String) -> RouteAction {
+    /// `discardedBodyBytes` counts the body of a `/sink` request, which is dropped as it arrives.
+    static func action(for request: RecordedRequest, baseURL: String, discardedBodyBytes: Int = 0) -> RouteAction {
         // HEAD is answered as GET and the body dropped on the way out, so headers match exactly.
         let method = request.method == "HEAD" ? "GET" : request.method
         for route in routes {
             if let parameters = route.match(request.path) {
                 return route.handler(
-                    RouteRequest(recorded: request, method: method, parameters: parameters, baseURL: baseURL)
+                    RouteRequest(
+                        recorded: request, method: method, parameters: parameters, baseURL: baseURL,
+                        discardedBodyBytes: discardedBodyBytes
+                    )
                 )
             }
         }

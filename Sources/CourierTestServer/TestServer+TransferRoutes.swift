@@ -38,6 +38,34 @@ extension TestServer {
         )
     }
 
+    /// `count` zero bytes with `Content-Length`, up to 64 GiB, written a piece at a time as the
+    /// socket drains: a body of any size that costs the server no memory.
+    static func zeros(_ request: RouteRequest) -> RouteAction {
+        guard let count = request.integer("count", in: 0...maximumZerosBodySize) else {
+            return .reply(.badRequest("count must be 0...\(maximumZerosBodySize)"))
+        }
+        let unit = zeroUnit
+        let remainder = ByteBuffer(repeating: 0, count: count % unit.readableBytes)
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "application/octet-stream"],
+                body: .repeated(prefix: ByteBuffer(), unit: unit, times: count / unit.readableBytes, suffix: remainder)
+            )
+        )
+    }
+
+    /// Largest body `/zeros` will produce: 64 GiB.
+    static let maximumZerosBodySize = 64 << 30
+
+    private static let zeroUnit = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
+
+    /// The answer to a request to `/sink`, whose body was counted and dropped as it arrived:
+    /// `{"bytes": n}`.
+    static func sink(_ request: RouteRequest) -> RouteAction {
+        .reply(.json(["bytes": request.discardedBodyBytes]))
+    }
+
     static func gzip(_ request: RouteRequest) -> RouteAction {
         compressed(request, encoding: "gzip") { Gzip.compress($0, format: .gzip) }
     }

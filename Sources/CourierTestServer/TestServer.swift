@@ -25,6 +25,10 @@ import NIOPosix
 /// - `/bytes/{n}`, `/stream-bytes/{n}?chunk_size=k`: `n` bytes of
 ///   ``deterministicBytes(count:seed:)`` (optional `seed=` query), with `Content-Length` or
 ///   chunked (default 10 KiB chunks). At most 100 MiB.
+/// - `/zeros/{n}`: `n` zero bytes with `Content-Length`, up to 64 GiB, written as the socket
+///   drains: any size costs the server the same memory.
+/// - `/sink` (any method): the request body is counted and dropped as it arrives, whatever its
+///   size (no 413), and the answer is `{"bytes": n}`; it is recorded with an empty body.
 /// - `/gzip`, `/deflate`: an ``Echo`` compressed, with `Content-Encoding`.
 /// - `/redirect/{n}`, `/relative-redirect/{n}`, `/absolute-redirect/{n}`: chains of 302s ending at
 ///   `/get`. `/redirect-to?url=U&status_code=S`: `Location: U` with status S (default 302), and a
@@ -73,7 +77,7 @@ import NIOPosix
 ///
 /// `HEAD` works on every route and gets the headers `GET` would; a raw reply's head is sent as
 /// is, and a `/status-line` route sends what it sends to `GET`. Request bodies over 64 MiB
-/// get 413. Every server must be stopped with ``shutdown()``; one that is merely released
+/// get 413, except on `/sink`. Every server must be stopped with ``shutdown()``; one that is merely released
 /// closes its sockets in `deinit` as a safety net.
 public final class TestServer: Sendable {
     /// The address the server listens on.
