@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
-        .testTarget(name: "courierTests", dependencies: ["CourierTestServer"]),
+        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer"]),
         .testTarget(
             name: "CourierCurlTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]

@@ -15,12 +15,13 @@ struct RequestCommand: AsyncParsableCommand {
         discussion: """
             Exit codes:
               0   a response arrived (any status, unless --fail)
-              1   the request failed: refused connection, timeout, too many redirects, a header \
-            or method the transport refuses, an unreadable -d @file, an unwritable -o file, or \
-            a cookie jar that cannot be read or written
+              1   the request failed: refused connection, timeout, too many redirects, a body \
+            over --max-filesize, a header or method the transport refuses, an unreadable -d \
+            @file, or a cookie jar that cannot be read or written
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
-              23  stdout could not be written (as curl): silently when its reader has gone \
-            (`| head`), with one line on stderr otherwise (a full disk)
+              23  the body could not be written (as curl): to stdout, silently when its reader \
+            has gone (`| head`), with one line on stderr otherwise (a full disk); to the -o \
+            file, with one line on stderr (it cannot be created, the disk is full)
               64  usage error: unknown option, missing URL, bad URL, bad -H, -d with --json, \
             bad --transport or COURIER_TRANSPORT; one line on stderr, `courier: <message>`
 
@@ -32,6 +33,10 @@ struct RequestCommand: AsyncParsableCommand {
             reports it, sorted by name (transports hand headers over as a dictionary: repeated \
             fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
             as on the wire.
+
+            With -o the body is written to the file as it arrives, and a progress bar is drawn \
+            on stderr when stderr is a terminal (not with -s). What arrived before a failure \
+            stays in the file, as with curl.
             """
     )
 
@@ -53,8 +58,14 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Write the status line and headers before the body.")
     var include = false
 
-    @Option(name: .customShort("o"), help: ArgumentHelp("Write the body to FILE instead of stdout.", valueName: "file"))
+    @Option(name: .customShort("o"), help: ArgumentHelp("Write the body to FILE as it arrives, instead of stdout.", valueName: "file"))
     var output: String?
+
+    @Flag(name: [.customShort("s"), .long], help: "Draw no progress bar for -o (errors are still reported, as curl -sS does).")
+    var silent = false
+
+    @Option(name: .long, help: ArgumentHelp("The most body bytes accepted (default 64 MiB); 0 for no limit.", valueName: "bytes"))
+    var maxFilesize: Int?
 
     @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
     var transport: Transport?
@@ -76,6 +87,7 @@ struct RequestCommand: AsyncParsableCommand {
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
+        if let maxFilesize, maxFilesize < 0 { throw ValidationError("--max-filesize must be 0 or more") }
         // Resolved here so a bad COURIER_TRANSPORT is a usage error (64), not a request failure.
         _ = try resolvedTransport()
         for header in headers { _ = try HeaderArgument(header) }
@@ -103,26 +115,105 @@ struct RequestCommand: AsyncParsableCommand {
         request.allHTTPHeaderFields = HeaderArgument.fields(try headers.map(HeaderArgument.init), over: request.allHTTPHeaderFields ?? [:])
 
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: target) }
+        if let output {
+            try await download(request, to: output, jar: jar, failure: failure)
+            return
+        }
         let networking: Networking
         do {
             networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
         } catch {
             throw failure(error)
         }
-        let progress = output != nil && Terminal.stderrIsTerminal ? Progress.start() : nil
         let body: Data
         let response: URLResponse
         do {
             (body, response) = try await networking(request)
-            await progress?.finish(bytes: body.count)
         } catch {
-            await progress?.finish(bytes: nil)
             // curl writes its jar whatever the outcome: cookies from the hops before a failure
             // were set all the same.
             try jar?.save(method: method, url: target)
             throw failure(error)
         }
         try jar?.save(method: method, url: target)
+        let http = try checkedResponse(response, method: method, url: target)
+        var out = include ? ResponseHead(http).bytes : Data()
+        out.append(body)
+        Terminal.writeOut(out)
+    }
+
+    /// `-o FILE`: the body is written to the file chunk by chunk as the transport's streaming
+    /// API hands it over, so memory stays bounded whatever its size.
+    private func download(
+        _ request: URLRequest, to output: String, jar: CookieJarFile?, failure: (any Error) -> ExitCode
+    ) async throws {
+        let method = request.httpMethod ?? "GET"
+        let target = request.url ?? URL(fileURLWithPath: "/")
+        let meter = silent || !Terminal.stderrIsTerminal ? nil : ProgressMeter()
+        var layers: [StreamingNetworkingLayer] = []
+        if let meter { layers.append(StreamingLayers.reportingProgress { meter.show($0) }) }
+        let streaming: StreamingNetworking
+        do {
+            streaming = layered(try resolvedTransport().makeStreaming(policies: policies(cookies: jar?.store)), layers)
+        } catch {
+            throw failure(error)
+        }
+        let body: ResponseBody
+        let response: URLResponse
+        do {
+            (body, response) = try await streaming(request, nil)
+        } catch {
+            meter?.finish()
+            try jar?.save(method: method, url: target)
+            throw failure(error)
+        }
+        try jar?.save(method: method, url: target)
+        let http: HTTPURLResponse
+        do {
+            http = try checkedResponse(response, method: method, url: target)
+        } catch {
+            meter?.finish()
+            throw error
+        }
+        let file: OutputFile
+        do {
+            file = try OutputFile(path: output)
+        } catch {
+            meter?.finish()
+            Terminal.errorLine("\(method) \(target.absoluteString): cannot create \(output): \(error.description)")
+            throw ExitCode(Terminal.writeFailedStatus)
+        }
+        defer { file.close() }
+        let limit = maximumBodyBytes
+        var written = 0
+        do {
+            if include { try file.write(ResponseHead(http).bytes) }
+            for try await chunk in body {
+                written += chunk.count
+                guard written <= limit else {
+                    throw URLError(.dataLengthExceedsMaximum, userInfo: [
+                        NSLocalizedDescriptionKey: "the body exceeds the limit of \(limit) bytes (--max-filesize)",
+                        NSURLErrorFailingURLErrorKey: target,
+                    ])
+                }
+                try file.write(chunk)
+            }
+            meter?.finish()
+        } catch let error as FileDescriptorOutput.Failure {
+            meter?.finish()
+            // As with the body on stdout: a reader that went away (`-o - | head`) chose to stop.
+            if output == "-", error.isBrokenPipe { throw ExitCode(Terminal.writeFailedStatus) }
+            Terminal.errorLine("\(method) \(target.absoluteString): cannot write \(output): \(error.description)")
+            throw ExitCode(Terminal.writeFailedStatus)
+        } catch {
+            meter?.finish()
+            throw failure(error)
+        }
+    }
+
+    /// The response as HTTP, after `--fail`: exits 1 for a response that is not HTTP and 22
+    /// for a status of 400 or above under `--fail`.
+    private func checkedResponse(_ response: URLResponse, method: String, url target: URL) throws -> HTTPURLResponse {
         guard let http = response as? HTTPURLResponse else {
             Terminal.errorLine(APIError(kind: .notHTTP, method: method, url: target).description)
             throw ExitCode(1)
@@ -132,18 +223,13 @@ struct RequestCommand: AsyncParsableCommand {
             Terminal.errorLine(APIError(kind: kind, method: method, url: target, response: http).description)
             throw ExitCode(22)
         }
-        var out = include ? ResponseHead(http).bytes : Data()
-        out.append(body)
-        if let output {
-            do {
-                try out.write(to: URL(fileURLWithPath: output))
-            } catch {
-                Terminal.errorLine("\(method) \(target.absoluteString): could not write \(output): \(Self.describe(fileError: error))")
-                throw ExitCode(1)
-            }
-        } else {
-            Terminal.writeOut(out)
-        }
+        return http
+    }
+
+    /// `--max-filesize`, 0 meaning none, else the policies' default.
+    private var maximumBodyBytes: Int {
+        guard let maxFilesize else { return Policies().maximumResponseBytes }
+        return maxFilesize == 0 ? Int.max : maxFilesize
     }
 
     private func resolvedTransport() throws -> Transport {
@@ -155,6 +241,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let timeout { policies.totalDeadline = timeout }
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
         policies.cookies = cookies
+        policies.maximumResponseBytes = maximumBodyBytes
         return policies
     }
 
