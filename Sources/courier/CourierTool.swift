@@ -15,7 +15,10 @@ struct CourierTool: AsyncParsableCommand {
             on stderr, `courier: <message>`, and exit status 64. A failed write to stdout (a \
             closed pipe, a full disk) ends any subcommand with exit status 23, as curl does.
             """,
-        subcommands: [DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self],
+        subcommands: [
+            DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self,
+            StreamProbeCommand.self,
+        ],
         // `courier` alone runs the demo, the README's first command.
         defaultSubcommand: DemoCommand.self
     )
