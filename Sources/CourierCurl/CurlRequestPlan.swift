@@ -27,6 +27,9 @@ struct CurlRequestPlan: Sendable {
     /// its length or the request's own `Content-Length`; -1 (unknown) sends it chunked, as
     /// URLSession does.
     var uploadLength: Int64
+    /// Told how many bytes of `body` libcurl has taken, when an ``Courier/UploadBody`` of bytes
+    /// is observed for progress (a streamed upload's reader reports its own reads).
+    var bodyObserver: (@Sendable (Int64) -> Void)?
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
     var headers: Headers
@@ -62,6 +65,7 @@ extension CurlRequestPlan {
             if case .data(let data) = upload.source {
                 body = data
                 stream = nil
+                bodyObserver = upload.readObserver
             } else {
                 body = Data()
                 stream = upload

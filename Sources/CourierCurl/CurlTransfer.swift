@@ -292,6 +292,7 @@ final class CurlTransfer: @unchecked Sendable {
             destination.copyMemory(from: source + uploadOffset, byteCount: count)
         }
         uploadOffset += count
+        plan.bodyObserver?(Int64(uploadOffset))
         return count
     }
 

@@ -99,13 +99,15 @@ import Testing
     }
 
     @Test(arguments: TransportKind.configured)
-    func anUploadFromDataArrivesWhole(_ transport: TransportKind) async throws {
+    func anUploadFromDataArrivesWholeAndReportsItsProgress(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let bytes = TestServer.deterministicBytes(count: 100_000, seed: 2)
         var request = URLRequest(url: server.url("/anything"))
         request.httpMethod = "POST"
-        let (data, _) = try await transport.upload(request, from: bytes)
+        let reports = Reports()
+        let (data, _) = try await transport.upload(request, from: bytes, progress: reports.observer)
         #expect(try echo(data).bodyData == bytes)
+        #expect(reports.all.contains { $0.bytesSent == 100_000 && $0.expectedBytesToSend == 100_000 })
     }
 
     @Test(arguments: TransportKind.configured)
@@ -145,10 +147,10 @@ private extension TransportKind {
         }
     }
 
-    func upload(_ request: URLRequest, from data: Data) async throws -> (Data, URLResponse) {
+    func upload(_ request: URLRequest, from data: Data, progress: (@Sendable (TransferProgress) -> Void)?) async throws -> (Data, URLResponse) {
         switch self {
-        case .urlSession: try await FileTransports.urlSession.upload(for: request, from: data)
-        case .curl: try await FileTransports.curl.get().upload(for: request, from: data)
+        case .urlSession: try await FileTransports.urlSession.upload(for: request, from: data, progress: progress)
+        case .curl: try await FileTransports.curl.get().upload(for: request, from: data, progress: progress)
         }
     }
 }

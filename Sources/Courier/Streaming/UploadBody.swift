@@ -30,10 +30,6 @@ public struct UploadBody: Sendable {
     /// ``observingReads(_:)``); starts again from zero when the body is sent again.
     package private(set) var readObserver: (@Sendable (Int64) -> Void)? = nil
 
-    /// A `.chunks` source that produces the same bytes each time it runs (bytes or a file
-    /// rewritten by ``observingReads(_:)``).
-    private var chunksReplay = false
-
     package init(source: Source, length: Int64?) {
         self.source = source
         self.length = length
@@ -66,34 +62,17 @@ public struct UploadBody: Sendable {
 
     /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
     public var isReplayable: Bool {
-        if case .chunks = source { chunksReplay } else { true }
+        if case .chunks = source { false } else { true }
     }
 
-    /// The same bytes, with `observe` told how many the engine has taken so far each time it
-    /// takes more: for progress.
+    /// The same body, with `observe` told how many bytes the engine has taken so far each time
+    /// it takes more: for progress.
     ///
-    /// Engines hand bytes and files to their libraries whole, where nothing could count them; so
-    /// here every source becomes chunks the engine pulls through an ``UploadBodyReader``, bytes
-    /// in slices of the same storage and a file read in pieces. Both stay replayable.
+    /// An ``UploadBodyReader`` reports every read. An engine that hands bytes or a file to its
+    /// library whole reports what the library has taken, so the source stays what it was: a
+    /// file is still sent as a file, and the body is as replayable as before.
     package func observingReads(_ observe: @escaping @Sendable (Int64) -> Void) -> UploadBody {
-        let produce: @Sendable (_ send: (Data) async throws -> Void) async throws -> Void
-        switch source {
-        case .data(let data):
-            produce = { send in
-                var start = data.startIndex
-                while start < data.endIndex {
-                    let end = data.index(start, offsetBy: Swift.min(UploadBodyReader.fileChunkSize, data.endIndex - start))
-                    try await send(data[start..<end])
-                    start = end
-                }
-            }
-        case .file(let url):
-            produce = { send in try await UploadBodyReader.readFile(url, send: send) }
-        case .chunks(let chunks):
-            produce = chunks
-        }
-        var body = UploadBody(source: .chunks(produce), length: length)
-        body.chunksReplay = isReplayable
+        var body = self
         if let first = readObserver {
             body.readObserver = { count in first(count); observe(count) }
         } else {

@@ -94,7 +94,7 @@ package final class UploadBodyReader: Sendable {
         if action.notifyReader { onReadable() }
     }
 
-    static func readFile(_ url: URL, send: (Data) async throws -> Void) async throws {
+    private static func readFile(_ url: URL, send: (Data) async throws -> Void) async throws {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         while true {
