@@ -71,6 +71,19 @@ extension URLRequest {
     /// scheme other than http/https) are left to the transport, which reports them as URLSession
     /// does, with `URLError(.badURL)` or `URLError(.unsupportedURL)`.
     public func validateForSending() throws(RequestError) {
+        try validateForSending(bodyLength: httpBodyStream == nil ? Int64(httpBody?.count ?? 0) : nil)
+    }
+
+    /// ``validateForSending()`` for a request whose body is `upload` when one is given: a
+    /// hand-set `Content-Length` must then match the upload's length, when that is known.
+    package func validateForSending(uploading upload: UploadBody?) throws(RequestError) {
+        guard let upload else { return try validateForSending() }
+        try validateForSending(bodyLength: upload.length)
+    }
+
+    /// `bodyLength` is what a hand-set `Content-Length` must say; nil when it cannot be known
+    /// before the body is read.
+    private func validateForSending(bodyLength: Int64?) throws(RequestError) {
         // Written so that NaN fails too.
         guard timeoutInterval >= 0 else { throw .invalidTimeout("\(timeoutInterval)") }
         if let method = httpMethod, !HTTPFieldSyntax.isToken(method) {
@@ -78,17 +91,15 @@ extension URLRequest {
         }
         for (name, value) in allHTTPHeaderFields ?? [:] {
             try HTTPFieldSyntax.validate(name: name, value: value)
-            if name.utf8.count == 14, name.lowercased() == "content-length" {
-                try validateContentLength(value, name: name)
+            if let bodyLength, name.utf8.count == 14, name.lowercased() == "content-length" {
+                try Self.validateContentLength(value, name: name, bodyLength: bodyLength)
             }
         }
     }
 
-    /// A stream's length is unknown until it is read, so only an `httpBody` (or none) is checked.
-    private func validateContentLength(_ value: String, name: String) throws(RequestError) {
-        guard httpBodyStream == nil else { return }
-        let bodyCount = httpBody?.count ?? 0
-        guard value.trimmingCharacters(in: .whitespaces) != String(bodyCount) else { return }
-        throw .invalidHeader(name: name, reason: "says \(value) bytes, but the body has \(bodyCount)")
+    /// A stream's length is unknown until it is read, so only a body of known length is checked.
+    private static func validateContentLength(_ value: String, name: String, bodyLength: Int64) throws(RequestError) {
+        guard value.trimmingCharacters(in: .whitespaces) != String(bodyLength) else { return }
+        throw .invalidHeader(name: name, reason: "says \(value) bytes, but the body has \(bodyLength)")
     }
 }

@@ -74,7 +74,7 @@ struct CurlEngine: Sendable {
     }
 
     private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
-        try request.validateForSending()
+        try request.validateForSending(uploading: upload)
         try Self.refuseBodyOnGET(request, upload: upload)
         let url = try Self.checkedURL(request)
         if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }

@@ -166,6 +166,19 @@ struct CurlTransportStreamingTests {
         }
     }
 
+    @Test func aContentLengthSetByHandIsCheckedAgainstTheUpload() async throws {
+        try await withCurlTransport { server, transport in
+            var matching = request(server.url("/anything"), method: "PUT", headers: ["Content-Length": "5"])
+            let (body, _) = try await transport.stream(for: matching, uploading: .stream(UploadChunks([Data("hello".utf8)]), length: 5))
+            let echo = try JSONDecoder().decode(Echo.self, from: try await body.collect(upTo: 1 << 20))
+            #expect(echo.bodyText == "hello")
+            matching.setValue("6", forHTTPHeaderField: "Content-Length")
+            await #expect(throws: RequestError.self) {
+                _ = try await transport.stream(for: matching, uploading: .data(Data("hello".utf8)))
+            }
+        }
+    }
+
     @Test func aBlockingBodyStreamDoesNotBlockTheTransportsThread() async throws {
         let pipe = Pipe()
         let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
@@ -194,5 +207,26 @@ struct CurlTransportStreamingTests {
             _ = try await body.collect(upTo: 1 << 30)
         }
         try await server.shutdown()
+    }
+}
+
+/// Fixed chunks as an `AsyncSequence`.
+private struct UploadChunks: AsyncSequence, Sendable {
+    let chunks: [Data]
+
+    init(_ chunks: [Data]) {
+        self.chunks = chunks
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: chunks[...])
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<Data>
+
+        mutating func next() async -> Data? {
+            remaining.popFirst()
+        }
     }
 }
