@@ -25,7 +25,7 @@ extension URLSessionTransport {
         private let maximumHeaderBytes: Int
 
         private struct Entry {
-            var exchange: Exchange
+            var exchange: any SessionExchange
             var challenged: HTTPURLResponse?
         }
 
@@ -37,11 +37,11 @@ extension URLSessionTransport {
             decodesContent = configuration.contentDecoding == .all
         }
 
-        func register(_ exchange: Exchange, for task: URLSessionTask) {
+        func register(_ exchange: any SessionExchange, for task: URLSessionTask) {
             exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange) }
         }
 
-        private func exchange(for task: URLSessionTask) -> Exchange? {
+        private func exchange(for task: URLSessionTask) -> (any SessionExchange)? {
             exchanges.withLock { $0[task.taskIdentifier]?.exchange }
         }
 
@@ -65,11 +65,12 @@ extension URLSessionTransport {
             // here costs none of the body.
             if let http = response as? HTTPURLResponse, let refusal = refusal(of: http),
                let exchange = exchange(for: dataTask) {
-                _ = exchange.stop(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
+                exchange.refuse(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
                 // The transfer is paused until this handler runs, so .cancel stops it at once.
                 completionHandler(.cancel)
                 return
             }
+            exchange(for: dataTask)?.receive(response)
             completionHandler(.allow)
         }
 

@@ -6,7 +6,7 @@ import Foundation
 extension URLSessionTransport {
     /// One data task, its continuation and the bytes that arrived: an ``ExchangeState`` under a
     /// lock, whose actions (cancel this task, resume this continuation) it performs outside it.
-    final class Exchange: Sendable {
+    final class Exchange: SessionExchange, Sendable {
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
         let request: URLRequest
@@ -47,6 +47,13 @@ extension URLSessionTransport {
         func stop(with error: URLError) -> URLSessionDataTask? {
             state.withLock { $0.stop(with: error) }
         }
+
+        func refuse(with error: URLError) {
+            _ = stop(with: error)
+        }
+
+        /// The head matters only with the body, at completion.
+        func receive(_ response: URLResponse) {}
 
         /// Resumes the continuation with the task's outcome, once.
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {

@@ -47,7 +47,7 @@ public struct URLSessionTransport: Sendable {
         layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil, contentDecoding: .all))
     }
 
-    private let delegate: SessionDelegate?
+    let delegate: SessionDelegate?
     private let layered: Networking
 
     /// Sends `request` through the policy layers and returns the body and response; any HTTP
@@ -71,17 +71,22 @@ public struct URLSessionTransport: Sendable {
 
     private static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
         { request in
-            try request.validateForSending()
-            var request = request
-            if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            }
-            // FoundationNetworking would still speak FTP or FILE through libcurl.
-            if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
-                throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
-            }
-            return try await session.courierExchange(for: request, delegate: delegate)
+            try await session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), delegate: delegate)
         }
+    }
+
+    /// `request` checked and completed as every exchange sends it.
+    static func prepared(_ request: URLRequest, contentDecoding: Configuration.ContentDecoding) throws -> URLRequest {
+        try request.validateForSending()
+        var request = request
+        if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        // FoundationNetworking would still speak FTP or FILE through libcurl.
+        if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
+        }
+        return request
     }
 }
 
@@ -103,13 +108,7 @@ extension URLSession {
     /// the body is bounded and redirects are left to the layers; without it, a completion
     /// handler collects the body.
     func courierExchange(for request: URLRequest, delegate: URLSessionTransport.SessionDelegate?) async throws -> (Data, URLResponse) {
-        var request = request
-        if request.timeoutInterval == 0 {
-            request.timeoutInterval = configuration.timeoutIntervalForRequest
-        }
-        if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
-            request.timeoutInterval = URLRequest.maximumTimeoutInterval
-        }
+        let request = withSessionTimeout(request)
         // A task cancelled before it got here sends nothing. Its cancellation would otherwise
         // reach FoundationNetworking only through a global queue (see `Exchange.cancelSoon`),
         // after `resume()` had already put the request on the wire.
@@ -131,5 +130,18 @@ extension URLSession {
         } onCancel: {
             exchange.cancel()
         }
+    }
+
+    /// `request` with the session's idle timeout when it sets none, clamped to what
+    /// FoundationNetworking can express.
+    func withSessionTimeout(_ request: URLRequest) -> URLRequest {
+        var request = request
+        if request.timeoutInterval == 0 {
+            request.timeoutInterval = configuration.timeoutIntervalForRequest
+        }
+        if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
+            request.timeoutInterval = URLRequest.maximumTimeoutInterval
+        }
+        return request
     }
 }

@@ -111,6 +111,193 @@ import Testing
     }
 }
 
+/// Every order of events one streamed URLSession task can see: the head resumes the caller
+/// once, the end goes to the caller or the body but never both, and a cancel in any state stops
+/// the task at most once.
+@Suite struct URLSessionTransportStreamExchangeStateTests {
+    private typealias State = URLSessionTransport.StreamExchangeState<Int, String>
+
+    private let request = URLRequest(url: URL(fileURLWithPath: "/"))
+    private let cancelled = URLError(.cancelled)
+    private let tooLarge = URLError(.dataLengthExceedsMaximum)
+
+    private func response(_ status: Int = 200) throws -> HTTPURLResponse {
+        try #require(HTTPURLResponse(url: URL(fileURLWithPath: "/"), statusCode: status, httpVersion: nil, headerFields: nil))
+    }
+
+    /// A state whose head was delivered, its task numbered 1.
+    private func streaming() -> State {
+        var state = State()
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.receiveHead()
+        return state
+    }
+
+    @Test func theHeadResumesTheCallerOnceAndTheEndGoesToTheBody() throws {
+        var state = State()
+        let cancelAtStart = state.start(1, continuation: "c", cancellation: cancelled)
+        #expect(!cancelAtStart)
+        let s1 = state.receiveHead()
+        #expect(s1 == "c")
+        let s2 = state.receiveHead()
+        #expect(s2 == nil)
+        let s3 = state.receive(3, limit: 10, error: tooLarge)
+        #expect(s3 == .write)
+        let completion = state.complete(response: try response(), error: nil, challenged: nil, request: request)
+        guard case .endBody(nil) = completion else {
+            Issue.record("expected a complete body, got \(String(describing: completion))")
+            return
+        }
+        let s4 = state.complete(response: try response(), error: nil, challenged: nil, request: request)
+        #expect(s4 == nil)
+    }
+
+    @Test func aFailureBeforeTheHeadGoesToTheCaller() throws {
+        var state = State()
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let completion = state.complete(response: nil, error: URLError(.cannotConnectToHost), challenged: nil, request: request)
+        guard case .resume("c", .failure(let error)) = completion else {
+            Issue.record("expected the caller to fail, got \(String(describing: completion))")
+            return
+        }
+        #expect((error as? URLError)?.code == .cannotConnectToHost)
+    }
+
+    @Test func aFailureAfterTheHeadGoesToTheBodyTranslated() throws {
+        var state = streaming()
+        let lost = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "transfer closed with 100 bytes remaining to read"])
+        let completion = state.complete(response: try response(), error: lost, challenged: nil, request: request)
+        guard case .endBody(let error?) = completion else {
+            Issue.record("expected a failed body, got \(String(describing: completion))")
+            return
+        }
+        #expect((error as? URLError)?.code == .networkConnectionLost)
+    }
+
+    @Test func aChallengedResponseIsTheHead() throws {
+        var state = State()
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let challenged = try response(401)
+        let completion = state.complete(response: nil, error: URLError(.userCancelledAuthentication), challenged: challenged, request: request)
+        guard case .resume("c", .success(let head)) = completion else {
+            Issue.record("expected the 401 as the head, got \(String(describing: completion))")
+            return
+        }
+        #expect((head as? HTTPURLResponse)?.statusCode == 401)
+    }
+
+    @Test func aRefusalAtTheHeadIsTheCallersErrorAndNoHeadIsDelivered() throws {
+        var state = State()
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let s5 = state.stop(with: URLError(.cannotDecodeContentData))
+        #expect(s5 == 1)
+        let s6 = state.stop(with: tooLarge)
+        #expect(s6 == nil)
+        let s7 = state.receiveHead()
+        #expect(s7 == nil)
+        let completion = state.complete(response: nil, error: URLError(.cancelled), challenged: nil, request: request)
+        guard case .resume("c", .failure(let error)) = completion else {
+            Issue.record("expected the refusal, got \(String(describing: completion))")
+            return
+        }
+        #expect((error as? URLError)?.code == .cannotDecodeContentData)
+    }
+
+    @Test func passingTheLimitFailsTheBodyOnceAndDropsWhatFollows() {
+        var state = streaming()
+        let s15 = state.receive(8, limit: 10, error: tooLarge)
+        #expect(s15 == .write)
+        let s16 = state.receive(8, limit: 10, error: tooLarge)
+        #expect(s16 == .overflow(tooLarge))
+        let s17 = state.readerCancelled(with: tooLarge)
+        #expect(s17 == nil, "the overflow stopped the task already")
+        let s18 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s18 == .drop)
+    }
+
+    @Test func bytesBeforeTheHeadAreDropped() {
+        var state = State()
+        let s20 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s20 == .drop)
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let s21 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s21 == .drop)
+    }
+
+    @Test func aCancelBeforeTheTaskExistsCancelsItAtStart() throws {
+        var state = State()
+        let s22 = state.cancel(with: cancelled)
+        #expect(s22 == nil)
+        let s23 = state.start(1, continuation: "c", cancellation: cancelled)
+        #expect(s23)
+        let s24 = state.receiveHead()
+        #expect(s24 == nil)
+        let completion = state.complete(response: try response(), error: nil, challenged: nil, request: request)
+        guard case .resume("c", .failure(let error)) = completion else {
+            Issue.record("expected the cancellation, got \(String(describing: completion))")
+            return
+        }
+        #expect((error as? URLError)?.code == .cancelled)
+    }
+
+    @Test func aCancelWhileAwaitingTheHeadCancelsTheTaskOnce() throws {
+        var state = State()
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let s25 = state.cancel(with: cancelled)
+        #expect(s25 == 1)
+        let s26 = state.cancel(with: cancelled)
+        #expect(s26 == nil)
+        let s27 = state.receiveHead()
+        #expect(s27 == nil)
+        let completion = state.complete(response: try response(), error: nil, challenged: nil, request: request)
+        guard case .resume("c", .failure) = completion else {
+            Issue.record("expected the cancellation, got \(String(describing: completion))")
+            return
+        }
+    }
+
+    @Test func theCallersCancelAfterTheHeadLeavesTheBodyToItsReader() {
+        var state = streaming()
+        let s28 = state.cancel(with: cancelled)
+        #expect(s28 == nil)
+        let s29 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s29 == .write)
+    }
+
+    @Test func theReadersCancelWhileStreamingCancelsTheTaskOnceAndWinsOverLaterErrors() throws {
+        var state = streaming()
+        let s30 = state.readerCancelled(with: cancelled)
+        #expect(s30 == 1)
+        let s31 = state.readerCancelled(with: cancelled)
+        #expect(s31 == nil)
+        let s32 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s32 == .drop)
+        let completion = state.complete(response: nil, error: URLError(.networkConnectionLost), challenged: nil, request: request)
+        guard case .endBody(let error?) = completion else {
+            Issue.record("expected a failed body, got \(String(describing: completion))")
+            return
+        }
+        #expect((error as? URLError)?.code == .cancelled)
+    }
+
+    @Test func cancelsBeforeTheHeadOrAfterTheEndDoNothingToTheBody() throws {
+        var state = State()
+        let s36 = state.readerCancelled(with: cancelled)
+        #expect(s36 == nil)
+        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        let s38 = state.readerCancelled(with: cancelled)
+        #expect(s38 == nil)
+        _ = state.receiveHead()
+        _ = state.complete(response: try response(), error: nil, challenged: nil, request: request)
+        let s39 = state.readerCancelled(with: cancelled)
+        #expect(s39 == nil)
+        let s40 = state.cancel(with: cancelled)
+        #expect(s40 == nil)
+        let s43 = state.receiveHead()
+        #expect(s43 == nil)
+    }
+}
+
 extension Result {
     fileprivate var failure: Failure? {
         if case .failure(let error) = self { return error }

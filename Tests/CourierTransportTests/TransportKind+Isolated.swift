@@ -39,5 +39,31 @@ extension TransportKind {
             return try result.get()
         }
     }
-}
 
+    /// ``withIsolatedTransport(policies:curl:urlSession:_:)`` for a ``StreamingNetworking``: the
+    /// transport's bare streaming engine, as ``streaming`` gives the shared one.
+    func withIsolatedStreamingTransport<T>(
+        policies: Policies = .init(),
+        maximumConnectionsPerHost: Int = 6,
+        _ body: (@escaping StreamingNetworking) async throws -> T
+    ) async throws -> T {
+        switch self {
+        case .urlSession:
+            var configuration = URLSessionTransport.Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost)
+            configuration.policies = policies
+            let transport = URLSessionTransport(configuration: configuration)
+            defer {
+                let session = transport.session
+                DispatchQueue.global().async { session.invalidateAndCancel() }
+            }
+            return try await body(transport.streamingEngine)
+        case .curl:
+            var configuration = CurlTransport.Configuration()
+            configuration.policies = policies
+            configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
+            let transport = try CurlTransport(configuration: configuration)
+            defer { transport.shutdown() }
+            return try await body(streamingNetworking(buffering: transport.engine))
+        }
+    }
+}

@@ -30,6 +30,40 @@ extension Transport: CustomTestStringConvertible {
         }
     }
 
+    /// This kind's shared transport as a ``StreamingNetworking``: its bare streaming engine, as
+    /// `stream(for:uploading:)` sends.
+    ///
+    /// CurlTransport has no streaming engine yet: its case buffers each exchange through
+    /// `streamingNetworking(buffering:)`, and the tests that need bodies to arrive as they come
+    /// expect that to fail on it (see ``streamsIncrementally``).
+    var streaming: StreamingNetworking {
+        switch self {
+        case .urlSession: { request, upload in try await Self.sharedURLSession.stream(for: request, uploading: upload) }
+        case .curl: streamingNetworking(buffering: { request in try await Self.sharedCurl.get().engine(request) })
+        }
+    }
+
+    /// Whether ``streaming`` delivers a body as it arrives rather than once it is complete.
+    var streamsIncrementally: Bool {
+        switch self {
+        case .urlSession: true
+        case .curl: false
+        }
+    }
+
+    /// Whether ``streaming`` stops receiving while a slow reader's buffer is full.
+    ///
+    /// FoundationNetworking cannot pause a transfer (its `suspend()` was measured to either let
+    /// the bytes keep coming or to abort the transfer and send the request again on `resume()`),
+    /// so URLSessionTransport keeps receiving into the body's buffer, up to
+    /// `Policies.maximumResponseBytes`.
+    var pausesForASlowReader: Bool {
+        switch self {
+        case .urlSession: false
+        case .curl: false
+        }
+    }
+
     private static let sharedURLSession = URLSessionTransport()
     private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
 }

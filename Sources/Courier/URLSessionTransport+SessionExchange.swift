@@ -1,0 +1,20 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension URLSessionTransport {
+    /// What the session's delegate hands a task's events to: a buffered ``Exchange`` or a
+    /// ``StreamExchange``, which share the delegate's limits and refusals.
+    protocol SessionExchange: AnyObject, Sendable {
+        var request: URLRequest { get }
+        /// The head is refused with `error`; the delegate cancels the task itself.
+        func refuse(with error: URLError)
+        /// The head arrived and was allowed.
+        func receive(_ response: URLResponse)
+        /// Body bytes arrived; the body may have `limit` bytes at most.
+        func append(_ data: Data, limit: Int)
+        /// The task ended.
+        func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?)
+    }
+}

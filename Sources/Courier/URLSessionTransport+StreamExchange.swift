@@ -1,0 +1,122 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension URLSessionTransport {
+    /// One streamed task: a ``StreamExchangeState`` under a lock and the body's storage.
+    ///
+    /// The body is written as the delegate receives it and never paused (see
+    /// ``StreamExchangeState`` for why FoundationNetworking's `suspend()` cannot be used), so
+    /// the storage's pause and resume requests are ignored and only its cancel acts: the task is
+    /// cancelled, from a thread of its own as ``Exchange/cancelSoon(_:)`` explains.
+    final class StreamExchange: SessionExchange, Sendable {
+        typealias Continuation = CheckedContinuation<(ResponseBody, URLResponse), any Error>
+        private typealias State = StreamExchangeState<URLSessionTask, Continuation>
+
+        let request: URLRequest
+        private let state = Locked(State())
+        private let storage: ResponseBodyStorage
+        /// The upload's reader, released when the task ends.
+        private let upload: Locked<UploadBodyReader?>
+
+        init(request: URLRequest, upload: UploadBodyReader?, bufferSize: Int = ResponseBody.defaultBufferSize) {
+            self.request = request
+            self.upload = Locked(upload)
+            // The storage lives as long as the body's reader; it reaches this exchange weakly so
+            // that a body kept after its transfer ended does not keep the exchange.
+            let owner = WeakStreamExchange()
+            storage = ResponseBodyStorage(bufferSize: bufferSize) { action in owner.exchange?.producer(action) }
+            owner.exchange = self
+        }
+
+        private var cancellationError: URLError {
+            URLError(.cancelled, "the request was cancelled", url: request.url)
+        }
+
+        func start(_ task: URLSessionTask, continuation: Continuation) {
+            let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
+            if cancelled { Self.cancelSoon(task) }
+            task.resume()
+        }
+
+        /// The caller stopped waiting for the head.
+        func cancel() {
+            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { Self.cancelSoon(task) }
+        }
+
+        func refuse(with error: URLError) {
+            _ = state.withLock { $0.stop(with: error) }
+        }
+
+        func receive(_ response: URLResponse) {
+            guard let continuation = state.withLock({ $0.receiveHead() }) else { return }
+            continuation.resume(returning: (ResponseBody(storage), Exchange.joiningCaseVariants(response)))
+        }
+
+        func append(_ data: Data, limit: Int) {
+            let receive = state.withLock { state in
+                state.receive(data.count, limit: limit, error: URLError(
+                    .dataLengthExceedsMaximum,
+                    "the body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
+                    url: request.url
+                ))
+            }
+            switch receive {
+            case .drop:
+                break
+            case .overflow(let error):
+                storage.fail(error)
+                if let task = state.withLock({ $0.readerCancelled(with: error) }) { Self.cancelSoon(task) }
+            case .write:
+                // Past the storage's mark the bytes wait there anyway: the task cannot be paused.
+                storage.write(data)
+            }
+        }
+
+        func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {
+            upload.withLock { $0 }?.cancel()
+            upload.withLock { $0 = nil }
+            let completion = state.withLock { $0.complete(response: response, error: error, challenged: challenged, request: request) }
+            switch completion {
+            case .resume(let continuation, let result):
+                continuation.resume(with: result.map { response in
+                    storage.finish()
+                    return (ResponseBody(storage), Exchange.joiningCaseVariants(response))
+                })
+            case .endBody(let error?):
+                storage.fail(error)
+            case .endBody(nil):
+                storage.finish()
+            case nil:
+                break
+            }
+        }
+
+        private func producer(_ action: ResponseBodyStorage.ProducerAction) {
+            guard action == .cancel else { return }
+            let error = URLError(.cancelled, "the response body was cancelled before its end", url: request.url)
+            if let task = state.withLock({ $0.readerCancelled(with: error) }) { Self.cancelSoon(task) }
+        }
+
+        /// Cancels `task` from a thread of its own, for the reason ``Exchange/cancelSoon(_:)``
+        /// gives.
+        private static func cancelSoon(_ task: URLSessionTask) {
+            DispatchQueue.global().async { task.cancel() }
+        }
+    }
+
+    /// The storage's way back to its exchange, which must not keep the exchange alive.
+    private final class WeakStreamExchange: Sendable {
+        private struct Reference {
+            weak var exchange: StreamExchange?
+        }
+
+        private let reference = Locked(Reference())
+
+        var exchange: StreamExchange? {
+            get { reference.withLock { $0.exchange } }
+            set { reference.withLock { $0.exchange = newValue } }
+        }
+    }
+}
