@@ -17,12 +17,12 @@ extension URLSessionTransport {
         let request: URLRequest
         private let state = Locked(State())
         private let storage: ResponseBodyStorage
-        /// The upload's reader, released when the task ends.
-        private let upload: Locked<UploadBodyReader?>
+        /// The spooled request body, removed when the task ends.
+        private let spool: UploadSpool?
 
-        init(request: URLRequest, upload: UploadBodyReader?, bufferSize: Int = ResponseBody.defaultBufferSize) {
+        init(request: URLRequest, spool: UploadSpool?, bufferSize: Int = ResponseBody.defaultBufferSize) {
             self.request = request
-            self.upload = Locked(upload)
+            self.spool = spool
             // The storage lives as long as the body's reader; it reaches this exchange weakly so
             // that a body kept after its transfer ended does not keep the exchange.
             let owner = WeakStreamExchange()
@@ -36,13 +36,13 @@ extension URLSessionTransport {
 
         func start(_ task: URLSessionTask, continuation: Continuation) {
             let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
-            if cancelled { Self.cancelSoon(task) }
+            if cancelled { cancelSoon(task) }
             task.resume()
         }
 
         /// The caller stopped waiting for the head.
         func cancel() {
-            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { Self.cancelSoon(task) }
+            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { cancelSoon(task) }
         }
 
         func refuse(with error: URLError) {
@@ -67,7 +67,7 @@ extension URLSessionTransport {
                 break
             case .overflow(let error):
                 storage.fail(error)
-                if let task = state.withLock({ $0.readerCancelled(with: error) }) { Self.cancelSoon(task) }
+                if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
             case .write:
                 // Past the storage's mark the bytes wait there anyway: the task cannot be paused.
                 storage.write(data)
@@ -75,8 +75,7 @@ extension URLSessionTransport {
         }
 
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {
-            upload.withLock { $0 }?.cancel()
-            upload.withLock { $0 = nil }
+            spool?.remove()
             let completion = state.withLock { $0.complete(response: response, error: error, challenged: challenged, request: request) }
             switch completion {
             case .resume(let continuation, let result):
@@ -96,12 +95,12 @@ extension URLSessionTransport {
         private func producer(_ action: ResponseBodyStorage.ProducerAction) {
             guard action == .cancel else { return }
             let error = URLError(.cancelled, "the response body was cancelled before its end", url: request.url)
-            if let task = state.withLock({ $0.readerCancelled(with: error) }) { Self.cancelSoon(task) }
+            if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
         }
 
         /// Cancels `task` from a thread of its own, for the reason ``Exchange/cancelSoon(_:)``
         /// gives.
-        private static func cancelSoon(_ task: URLSessionTask) {
+        private func cancelSoon(_ task: URLSessionTask) {
             DispatchQueue.global().async { task.cancel() }
         }
     }

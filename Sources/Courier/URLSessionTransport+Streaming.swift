@@ -12,9 +12,10 @@ extension URLSessionTransport {
     /// for try await chunk in body { try file.write(contentsOf: chunk) }
     /// ```
     ///
-    /// The head is the bare engine's (``streamingEngine``): every 3xx is returned as it is and
-    /// no policy layer runs. The body is bounded by ``Policies/maximumResponseBytes``; past it,
-    /// a read throws `URLError(.dataLengthExceedsMaximum)`.
+    /// The head is the bare engine's (``streamingEngine``, whose limits apply): every 3xx is
+    /// returned as it is and no policy layer runs. The body is bounded by
+    /// ``Policies/maximumResponseBytes``; past it, a read throws
+    /// `URLError(.dataLengthExceedsMaximum)`.
     ///
     /// - Parameter body: the request body; `nil` sends the request's own `httpBody`.
     /// - Throws: what ``data(for:)`` throws, for failures before the head.
@@ -24,10 +25,14 @@ extension URLSessionTransport {
 
     /// One streamed exchange and nothing else, as ``engine`` is for buffered ones.
     ///
-    /// FoundationNetworking pauses a task only by taking it off its libcurl multi handle, so a
-    /// slow reader's back-pressure reaches the server as a suspended task; see the
-    /// ``URLSessionTransport`` article for what that bounds. A transport made with
-    /// ``init(session:)`` has no delegate of Courier's and buffers each body whole.
+    /// FoundationNetworking cannot pause a transfer, so a reader slower than the network does
+    /// not slow the server down: the bytes it has not read wait in the body, up to
+    /// ``Policies/maximumResponseBytes``, past which the body fails. Use `CurlTransport` to read
+    /// large bodies slowly in bounded memory. A ``UploadBody/stream(_:length:)`` body is written
+    /// to a temporary file before it is sent (FoundationNetworking can only wait for a body's
+    /// bytes without blocking when they come from a file); data and files are sent as they are.
+    /// A transport made with ``init(session:)`` has no delegate of Courier's and buffers each
+    /// body whole.
     public var streamingEngine: StreamingNetworking {
         guard let delegate else { return streamingNetworking(buffering: engine) }
         let session = session
@@ -43,11 +48,16 @@ extension URLSessionTransport {
 extension URLSession {
     /// One task whose head is returned as soon as it arrives and whose body is written to a
     /// ``ResponseBody`` as the delegate receives it.
+    ///
+    /// Bytes in memory go out as `httpBody`; a file as an upload task's file, which
+    /// FoundationNetworking reads in pieces as it sends; a stream is spooled to a file first
+    /// (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
         for request: URLRequest, uploading upload: UploadBody?, delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, URLResponse) {
         var request = withSessionTimeout(request)
         var file: URL?
+        var spool: URLSessionTransport.UploadSpool?
         if let upload {
             request.httpBody = nil
             request.httpBodyStream = nil
@@ -57,10 +67,12 @@ extension URLSession {
             case .file(let url):
                 file = url
             case .chunks:
-                request.httpBody = try await upload.collect()
+                let written = try await URLSessionTransport.UploadSpool.write(upload)
+                spool = written
+                file = written.file
             }
         }
-        let exchange = URLSessionTransport.StreamExchange(request: request, upload: nil)
+        let exchange = URLSessionTransport.StreamExchange(request: request, spool: spool)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task: URLSessionTask
