@@ -4,26 +4,34 @@ import FoundationNetworking
 import Foundation
 
 extension URLSessionTransport {
-    /// Sends `request`, its body produced from `body` as it goes out, and returns as soon as the
-    /// response head arrives, with the body to read as it comes.
+    /// Sends `request` through the policy layers, its body produced from `body` as it goes
+    /// out, and returns as soon as the final response's head arrives, with the body to read as
+    /// it comes; any HTTP status is a response.
     ///
     /// ```swift
     /// let (body, response) = try await transport.stream(for: request)
     /// for try await chunk in body { try file.write(contentsOf: chunk) }
     /// ```
     ///
-    /// The head is the bare engine's (``streamingEngine``, whose limits apply): every 3xx is
-    /// returned as it is and no policy layer runs. The body is bounded by
-    /// ``Policies/maximumResponseBytes``; past it, a read throws
-    /// `URLError(.dataLengthExceedsMaximum)`.
+    /// The body is bounded by ``Policies/maximumResponseBytes``: past it, a read throws
+    /// `URLError(.dataLengthExceedsMaximum)`. FoundationNetworking cannot pause a transfer, so
+    /// the bytes a slow reader has not read yet wait in memory up to that limit (see
+    /// ``streamingEngine``).
     ///
     /// - Parameter body: the request body; `nil` sends the request's own `httpBody`.
-    /// - Throws: what ``data(for:)`` throws, for failures before the head.
+    /// - Throws: what ``data(for:)`` throws, for failures before the head; a read of the body
+    ///   throws the engine's `URLError` for failures after it.
     public func stream(for request: URLRequest, uploading body: UploadBody? = nil) async throws -> (ResponseBody, URLResponse) {
-        try await streamingEngine(request, body)
+        try await layeredStreaming(request, body)
     }
 
-    /// One streamed exchange and nothing else, as ``engine`` is for buffered ones.
+    /// This transport as a ``StreamingNetworking`` value: ``streamingEngine`` with the
+    /// configuration's ``Policies`` layers over it, as ``stream(for:uploading:)`` sends.
+    public var streaming: StreamingNetworking { layeredStreaming }
+
+    /// One streamed exchange and nothing else, as ``engine`` is for buffered ones: every 3xx is
+    /// returned as it is, the body is bounded by ``Policies/maximumResponseBytes``, and no
+    /// policy layer runs.
     ///
     /// FoundationNetworking cannot pause a transfer, so a reader slower than the network does
     /// not slow the server down: the bytes it has not read wait in the body, up to
@@ -34,12 +42,18 @@ extension URLSessionTransport {
     /// A transport made with ``init(session:)`` has no delegate of Courier's and buffers each
     /// body whole.
     public var streamingEngine: StreamingNetworking {
-        guard let delegate else { return streamingNetworking(buffering: engine) }
-        let session = session
-        let contentDecoding = configuration.contentDecoding
+        Self.streamingEngine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding)
+    }
+
+    static func streamingEngine(
+        session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+    ) -> StreamingNetworking {
+        guard let delegate else {
+            return streamingNetworking(buffering: engine(session: session, delegate: nil, contentDecoding: contentDecoding))
+        }
         return { request, upload in
             try await session.courierStream(
-                for: Self.prepared(request, contentDecoding: contentDecoding), uploading: upload, delegate: delegate
+                for: prepared(request, contentDecoding: contentDecoding), uploading: upload, delegate: delegate
             )
         }
     }
@@ -56,6 +70,8 @@ extension URLSession {
         for request: URLRequest, uploading upload: UploadBody?, delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, URLResponse) {
         var request = withSessionTimeout(request)
+        // As in courierExchange: a task cancelled before it got here sends nothing.
+        try Task.checkCancellation(url: request.url)
         var file: URL?
         var spool: URLSessionTransport.UploadSpool?
         if let upload {

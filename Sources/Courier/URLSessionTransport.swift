@@ -30,6 +30,9 @@ public struct URLSessionTransport: Sendable {
         self.delegate = delegate
         self.configuration = configuration
         layered = configuration.policies.apply(to: Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding))
+        layeredStreaming = configuration.policies.apply(
+            to: Self.streamingEngine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        )
     }
 
     /// Wraps an existing session as it is, caches, cookies and delegate included, with the
@@ -45,10 +48,12 @@ public struct URLSessionTransport: Sendable {
         self.delegate = nil
         configuration = Configuration(contentDecoding: .all)
         layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil, contentDecoding: .all))
+        layeredStreaming = configuration.policies.apply(to: Self.streamingEngine(session: session, delegate: nil, contentDecoding: .all))
     }
 
     let delegate: SessionDelegate?
     private let layered: Networking
+    let layeredStreaming: StreamingNetworking
 
     /// Sends `request` through the policy layers and returns the body and response; any HTTP
     /// status is a response.
@@ -69,7 +74,7 @@ public struct URLSessionTransport: Sendable {
     /// it with ``layered(_:_:)`` or ``Policies/apply(to:)-(Networking)``.
     public var engine: Networking { Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding) }
 
-    private static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
+    static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
         { request in
             try await session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), delegate: delegate)
         }

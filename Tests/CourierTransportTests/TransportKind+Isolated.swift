@@ -41,7 +41,7 @@ extension TransportKind {
     }
 
     /// ``withIsolatedTransport(policies:curl:urlSession:_:)`` for a ``StreamingNetworking``: the
-    /// transport's bare streaming engine, as ``streaming`` gives the shared one.
+    /// transport's `streaming`, as ``streaming`` gives the shared one.
     func withIsolatedStreamingTransport<T>(
         policies: Policies = .init(),
         maximumConnectionsPerHost: Int = 6,
@@ -56,14 +56,15 @@ extension TransportKind {
                 let session = transport.session
                 DispatchQueue.global().async { session.invalidateAndCancel() }
             }
-            return try await body(transport.streamingEngine)
+            return try await body(transport.streaming)
         case .curl:
             var configuration = CurlTransport.Configuration()
             configuration.policies = policies
             configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
             let transport = try CurlTransport(configuration: configuration)
-            defer { transport.shutdown() }
-            return try await body(streamingNetworking(buffering: transport.engine))
+            let result = await Result(catching: { try await body(transport.streaming) })
+            await transport.shutdown()
+            return try result.get()
         }
     }
 }

@@ -30,36 +30,37 @@ extension Transport: CustomTestStringConvertible {
         }
     }
 
-    /// This kind's shared transport as a ``StreamingNetworking``: its bare streaming engine, as
-    /// `stream(for:uploading:)` sends.
-    ///
-    /// CurlTransport has no streaming engine yet: its case buffers each exchange through
-    /// `streamingNetworking(buffering:)`, and the tests that need bodies to arrive as they come
-    /// expect that to fail on it (see ``streamsIncrementally``).
+    /// This kind's shared transport as a ``StreamingNetworking``: `stream(for:uploading:)`,
+    /// the streaming engine with the policy layers over it.
     var streaming: StreamingNetworking {
         switch self {
         case .urlSession: { request, upload in try await Self.sharedURLSession.stream(for: request, uploading: upload) }
-        case .curl: streamingNetworking(buffering: { request in try await Self.sharedCurl.get().engine(request) })
-        }
-    }
-
-    /// Whether ``streaming`` delivers a body as it arrives rather than once it is complete.
-    var streamsIncrementally: Bool {
-        switch self {
-        case .urlSession: true
-        case .curl: false
+        case .curl: { request, upload in try await Self.sharedCurl.get().stream(for: request, uploading: upload) }
         }
     }
 
     /// Whether ``streaming`` stops receiving while a slow reader's buffer is full.
     ///
-    /// FoundationNetworking cannot pause a transfer (its `suspend()` was measured to either let
-    /// the bytes keep coming or to abort the transfer and send the request again on `resume()`),
-    /// so URLSessionTransport keeps receiving into the body's buffer, up to
-    /// `Policies.maximumResponseBytes`.
+    /// FoundationNetworking cannot pause a transfer: its `suspend()` takes the easy handle off
+    /// libcurl's multi handle, which was measured to either let the bytes keep coming or to
+    /// abort the transfer, `resume()` then sending the request again on a new connection. So
+    /// URLSessionTransport keeps receiving into the body's buffer, up to
+    /// `Policies.maximumResponseBytes`. CurlTransport pauses the easy handle.
     var pausesForASlowReader: Bool {
         switch self {
         case .urlSession: false
+        case .curl: true
+        }
+    }
+
+    /// Whether ``streaming`` fails a body past `Policies.maximumResponseBytes`.
+    ///
+    /// URLSessionTransport must: it cannot pause, so the limit is what bounds the bytes a slow
+    /// reader leaves unread. CurlTransport pauses instead and leaves a streamed body's size to
+    /// its reader.
+    var limitsStreamedBodies: Bool {
+        switch self {
+        case .urlSession: true
         case .curl: false
         }
     }

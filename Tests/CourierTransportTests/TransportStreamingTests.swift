@@ -7,9 +7,9 @@ import Foundation
 import Testing
 
 /// Bodies read as they arrive and sent as they are produced, through each transport's
-/// ``StreamingNetworking``. Tests that need the body to arrive in pieces expect a known issue on
-/// a transport that still buffers (``TransportKind/streamsIncrementally``), so they fail once it
-/// streams and the expectation must go.
+/// `stream(for:uploading:)`. The test that needs the engine to pause for a slow reader expects a
+/// known issue on a transport that cannot (``TransportKind/pausesForASlowReader``), so it fails
+/// once that transport pauses and the expectation must go.
 @Suite(.testServer) struct TransportStreamingTests {
     @Test(arguments: TransportKind.configured)
     func chunksArriveBeforeTheBodyEnds(_ transport: TransportKind) async throws {
@@ -20,11 +20,7 @@ import Testing
         for try await chunk in body { chunks.append(chunk) }
         #expect(Data(chunks.joined()) == TestServer.deterministicBytes(count: 4))
         // One byte every 250 ms: only an engine that buffers the whole body hands it over as one.
-        withKnownIssue("this transport buffers the body", isIntermittent: false) {
-            #expect(chunks.count > 1)
-        } when: {
-            !transport.streamsIncrementally
-        }
+        #expect(chunks.count > 1)
     }
 
     @Test(arguments: TransportKind.configured)
@@ -77,93 +73,87 @@ import Testing
 
     @Test(arguments: TransportKind.configured)
     func cancellingTheReaderEndsTheTransfer(_ transport: TransportKind) async throws {
-        try await withKnownIssue("this transport buffers the body", isIntermittent: false) {
-            // One connection per host: the next request gets through only once the endless
-            // transfer let go of it.
-            try await transport.withIsolatedStreamingTransport(maximumConnectionsPerHost: 1) { streaming in
-                let server = try sharedServer()
-                let (body, _) = try await streaming(URLRequest(url: server.url("/infinite")), nil)
-                let firstChunk = AsyncStream<Void>.makeStream()
-                let reader = Task {
-                    var chunks = 0
-                    for try await _ in body {
-                        chunks += 1
-                        if chunks == 1 { firstChunk.continuation.yield() }
-                    }
+        // One connection per host: the next request gets through only once the endless
+        // transfer let go of it.
+        try await transport.withIsolatedStreamingTransport(maximumConnectionsPerHost: 1) { streaming in
+            let server = try sharedServer()
+            let (body, _) = try await streaming(URLRequest(url: server.url("/infinite")), nil)
+            let firstChunk = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                var chunks = 0
+                for try await _ in body {
+                    chunks += 1
+                    if chunks == 1 { firstChunk.continuation.yield() }
                 }
-                for await _ in firstChunk.stream { break }
-                reader.cancel()
-                let error = await #expect(throws: URLError.self) { try await reader.value }
-                #expect(error?.code == .cancelled)
-                try await expectTheNextRequestGetsThrough(streaming, server: server)
             }
-        } when: {
-            !transport.streamsIncrementally
+            for await _ in firstChunk.stream { break }
+            reader.cancel()
+            let error = await #expect(throws: URLError.self) { try await reader.value }
+            #expect(error?.code == .cancelled)
+            try await expectTheNextRequestGetsThrough(streaming, server: server)
         }
     }
 
     @Test(arguments: TransportKind.configured)
     func droppingTheBodyEndsTheTransfer(_ transport: TransportKind) async throws {
-        try await withKnownIssue("this transport buffers the body", isIntermittent: false) {
-            try await transport.withIsolatedStreamingTransport(maximumConnectionsPerHost: 1) { streaming in
-                let server = try sharedServer()
-                do {
-                    let (body, _) = try await streaming(URLRequest(url: server.url("/infinite")), nil)
-                    var iterator = body.makeAsyncIterator()
-                    let first = try await iterator.next()
-                    #expect(first?.isEmpty == false)
-                }
-                try await expectTheNextRequestGetsThrough(streaming, server: server)
+        try await transport.withIsolatedStreamingTransport(maximumConnectionsPerHost: 1) { streaming in
+            let server = try sharedServer()
+            do {
+                let (body, _) = try await streaming(URLRequest(url: server.url("/infinite")), nil)
+                var iterator = body.makeAsyncIterator()
+                let first = try await iterator.next()
+                #expect(first?.isEmpty == false)
             }
-        } when: {
-            !transport.streamsIncrementally
+            try await expectTheNextRequestGetsThrough(streaming, server: server)
         }
     }
 
     @Test(arguments: TransportKind.configured)
-    func aBodyPastTheLimitFailsWhileItIsRead(_ transport: TransportKind) async throws {
+    func aBodyPastTheLimitFailsWhileItIsReadWhereTheLimitApplies(_ transport: TransportKind) async throws {
         var policies = Policies()
         policies.maximumResponseBytes = 1 << 20
-        try await withKnownIssue("this transport buffers the body", isIntermittent: false) {
-            try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
-                let (body, response) = try await streaming(URLRequest(url: try sharedServer().url("/infinite")), nil)
-                #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                var read = 0
+        try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
+            let (body, response) = try await streaming(URLRequest(url: try sharedServer().url("/infinite")), nil)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            var read = 0
+            if transport.limitsStreamedBodies {
                 let error = await #expect(throws: URLError.self) {
                     for try await chunk in body { read += chunk.count }
                 }
                 #expect(error?.code == .dataLengthExceedsMaximum)
                 #expect(read <= 1 << 20)
+            } else {
+                var iterator = body.makeAsyncIterator()
+                while read <= 2 << 20, let chunk = try await iterator.next() { read += chunk.count }
+                #expect(read > 2 << 20)
             }
-        } when: {
-            !transport.streamsIncrementally
         }
     }
 
     @Test(arguments: TransportKind.configured)
-    func aDeclaredLengthPastTheLimitFailsBeforeTheHead(_ transport: TransportKind) async throws {
+    func aDeclaredLengthPastTheLimitFailsBeforeTheHeadWhereTheLimitApplies(_ transport: TransportKind) async throws {
         var policies = Policies()
         policies.maximumResponseBytes = 1 << 20
         try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
-            let error = await #expect(throws: URLError.self) {
-                _ = try await streaming(URLRequest(url: try sharedServer().url("/bytes/2000000")), nil)
+            let request = URLRequest(url: try sharedServer().url("/bytes/2000000"))
+            if transport.limitsStreamedBodies {
+                let error = await #expect(throws: URLError.self) { _ = try await streaming(request, nil) }
+                #expect(error?.code == .dataLengthExceedsMaximum)
+            } else {
+                let (body, _) = try await streaming(request, nil)
+                #expect(try await body.collect(upTo: 2_000_000).count == 2_000_000)
             }
-            #expect(error?.code == .dataLengthExceedsMaximum)
         }
     }
 
     @Test(arguments: TransportKind.configured)
     func aTruncatedBodyFailsWhileItIsRead(_ transport: TransportKind) async throws {
-        try await withKnownIssue("this transport buffers the body", isIntermittent: false) {
-            let server = try sharedServer()
-            let (body, _) = try await transport.streaming(URLRequest(url: server.url("/truncate/200000")), nil)
-            let error = await #expect(throws: URLError.self) {
-                for try await _ in body {}
-            }
-            #expect(error?.code == .networkConnectionLost)
-        } when: {
-            !transport.streamsIncrementally
+        let server = try sharedServer()
+        let (body, _) = try await transport.streaming(URLRequest(url: server.url("/truncate/200000")), nil)
+        let error = await #expect(throws: URLError.self) {
+            for try await _ in body {}
         }
+        #expect(error?.code == .networkConnectionLost)
     }
 
     @Test(arguments: TransportKind.configured)

@@ -5,9 +5,10 @@ import Foundation
 
 /// A response body read as it arrives: chunks of bytes, in order, for one reader.
 ///
-/// Memory stays bounded however large the body and however slow the reader: once a few hundred
-/// KiB wait unread, the engine stops receiving (libcurl pauses the transfer; URLSession suspends
-/// its task) until the reader catches up.
+/// With `CurlTransport`, memory stays bounded however large the body and however slow the
+/// reader: once a few hundred KiB wait unread, libcurl pauses the transfer until the reader
+/// catches up. FoundationNetworking cannot pause a transfer, so with `URLSessionTransport` the
+/// unread bytes wait in memory up to ``Policies/maximumResponseBytes``, past which the body fails.
 ///
 /// ```swift
 /// let (body, response) = try await transport.stream(for: request)

@@ -4,9 +4,10 @@ import Foundation
 /// value: each event returns what to do, and ``ResponseBody`` performs it outside its lock.
 ///
 /// Back-pressure is two marks. Once the buffered bytes reach ``highWater`` the producer is told
-/// to pause (the curl engine pauses the easy handle, URLSession suspends the task); once the
-/// reader has taken them below ``lowWater`` it is told to go on. So at most `highWater` plus one
-/// chunk waits here, however large the body and however slow the reader.
+/// to pause (the curl engine pauses the easy handle); once the reader has taken them below
+/// ``lowWater`` it is told to go on. So at most `highWater` plus one chunk waits here, however
+/// large the body and however slow the reader, for a producer that can pause. URLSession's
+/// cannot, and keeps appending past the mark.
 ///
 /// Generic over the continuation so every order of events is tested without a socket.
 package struct ResponseBodyState<Continuation> {
