@@ -89,16 +89,22 @@ extension URLSession {
             }
         }
         let exchange = URLSessionTransport.StreamExchange(request: request, spool: spool)
+        let (sent, uploadFile) = (request, file)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task: URLSessionTask
-                if let file {
-                    task = uploadTask(with: request, fromFile: file)
-                } else {
-                    task = dataTask(with: request)
+                // Creating and resuming a task wait, with `DispatchQueue.sync`, for the session's
+                // work queue, which stays busy while a fast server sends to another of its tasks:
+                // off the few threads that run every Swift task, as cancels are.
+                DispatchQueue.global().async {
+                    let task: URLSessionTask
+                    if let uploadFile {
+                        task = self.uploadTask(with: sent, fromFile: uploadFile)
+                    } else {
+                        task = self.dataTask(with: sent)
+                    }
+                    delegate.register(exchange, for: task)
+                    exchange.start(task, continuation: continuation)
                 }
-                delegate.register(exchange, for: task)
-                exchange.start(task, continuation: continuation)
             }
         } onCancel: {
             exchange.cancel()
