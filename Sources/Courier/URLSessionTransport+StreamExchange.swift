@@ -65,9 +65,9 @@ extension URLSessionTransport {
             switch receive {
             case .drop:
                 break
-            case .overflow(let error):
+            case .overflow(let error, let task):
                 storage.fail(error)
-                if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
+                cancelSoon(task)
             case .write:
                 // Past the storage's mark the bytes wait there anyway: the task cannot be paused.
                 storage.write(data)

@@ -38,13 +38,13 @@ extension URLSessionTransport {
         }
 
         /// What to do with bytes that arrived.
-        enum Receive: Equatable {
+        enum Receive {
             /// Write them to the body.
             case write
             /// Drop them: the body was stopped already, or no head came before them.
             case drop
-            /// They pass the limit: fail the body with the error and cancel this task.
-            case overflow(URLError)
+            /// They pass the limit: fail the body with the error and cancel the task.
+            case overflow(URLError, Task)
         }
 
         /// How the task's end reaches the caller.
@@ -103,7 +103,7 @@ extension URLSessionTransport {
                 let error = error()
                 body.stop = error
                 state = .streaming(task, body)
-                return .overflow(error)
+                return .overflow(error, task)
             }
             body.received += count
             state = .streaming(task, body)
@@ -150,3 +150,5 @@ extension URLSessionTransport {
         }
     }
 }
+
+extension URLSessionTransport.StreamExchangeState.Receive: Equatable where Task: Equatable {}

@@ -203,14 +203,18 @@ import Testing
         #expect((error as? URLError)?.code == .cannotDecodeContentData)
     }
 
-    @Test func passingTheLimitFailsTheBodyOnceAndDropsWhatFollows() {
+    @Test func passingTheLimitFailsTheBodyAndCancelsTheTaskOnceAndDropsWhatFollows() {
         var state = streaming()
         let s15 = state.receive(8, limit: 10, error: tooLarge)
         #expect(s15 == .write)
         let s16 = state.receive(8, limit: 10, error: tooLarge)
-        #expect(s16 == .overflow(tooLarge))
+        guard case .overflow(let error, 1) = s16 else {
+            Issue.record("expected the overflow to cancel task 1, got \(s16)")
+            return
+        }
+        #expect(error.code == .dataLengthExceedsMaximum)
         let s17 = state.readerCancelled(with: tooLarge)
-        #expect(s17 == nil, "the overflow stopped the task already")
+        #expect(s17 == nil, "the overflow cancelled the task already")
         let s18 = state.receive(1, limit: 10, error: tooLarge)
         #expect(s18 == .drop)
     }
