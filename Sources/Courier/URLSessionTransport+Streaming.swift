@@ -53,7 +53,7 @@ extension URLSessionTransport {
         }
         return { request, upload in
             try await session.courierStream(
-                for: prepared(request, contentDecoding: contentDecoding), uploading: upload, delegate: delegate
+                for: prepared(request, uploading: upload, contentDecoding: contentDecoding), uploading: upload, delegate: delegate
             )
         }
     }

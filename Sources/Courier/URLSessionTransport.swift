@@ -81,8 +81,10 @@ public struct URLSessionTransport: Sendable {
     }
 
     /// `request` checked and completed as every exchange sends it.
-    static func prepared(_ request: URLRequest, contentDecoding: Configuration.ContentDecoding) throws -> URLRequest {
-        try request.validateForSending()
+    static func prepared(
+        _ request: URLRequest, uploading upload: UploadBody? = nil, contentDecoding: Configuration.ContentDecoding
+    ) throws -> URLRequest {
+        try request.validateForSending(uploading: upload)
         var request = request
         if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
