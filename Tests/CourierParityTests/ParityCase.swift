@@ -10,6 +10,14 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         case cancel(after: Duration)
         /// Sends a request to the refused port first, on the same transport.
         case sendAfterRefusedConnection
+        /// Sends through the transport's streaming entry point and reads the body chunk by
+        /// chunk, waiting `readDelay` after each when set.
+        case stream(readDelay: Duration?)
+        /// Streams the request's body as an `UploadBody` of `chunkSize`-byte chunks, its length
+        /// declared or not.
+        case streamUpload(chunkSize: Int, declaresLength: Bool)
+        /// Streams the response and cancels the reading task once `afterBytes` arrived.
+        case cancelStream(afterBytes: Int)
     }
 
     var name: String

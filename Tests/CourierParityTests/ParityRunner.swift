@@ -10,18 +10,18 @@ import Foundation
 /// Sends a case through both transports and judges the result against its known differences.
 enum ParityRunner {
     /// Runs `parityCase` on URLSession, then on curl, recording what the server received each time.
-    static func run(_ parityCase: ParityCase, on servers: ParityServers, sharedCurl: @escaping Networking) async throws -> ParityRun {
+    static func run(_ parityCase: ParityCase, on servers: ParityServers, sharedCurl: ParityTransport) async throws -> ParityRun {
         let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let server = servers.server(parityCase.receivedBy)
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
-        let curlNetworking = ownCurl?.networking ?? sharedCurl
+        let curlTransport = ownCurl?.parityTransport ?? sharedCurl
         let refusedRequest = URLRequest(url: servers.refusing.baseURL)
         let (urlSession, fromURLSession) = await exchange(
             request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
         )
         // Built again: a body stream is spent by the first exchange.
         let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
-        let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlNetworking, server, refusedRequest: refusedRequest)
+        let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlTransport, server, refusedRequest: refusedRequest)
         await ownCurl?.shutdown()
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
@@ -43,12 +43,24 @@ enum ParityRunner {
     }
 
     private static func exchange(
-        _ request: URLRequest, _ action: ParityCase.Action, _ networking: @escaping Networking, _ server: TestServer,
+        _ request: URLRequest, _ action: ParityCase.Action, _ transport: ParityTransport, _ server: TestServer,
         refusedRequest: URLRequest
     ) async -> (ExchangeOutcome, ReceivedRequest?) {
         let countBefore = server.requestCount
+        let networking = transport.networking
         let outcome: ExchangeOutcome
         switch action {
+        case .stream(let readDelay):
+            outcome = await ExchangeOutcome(streaming: request, through: transport.streaming, readDelay: readDelay)
+        case .streamUpload(let chunkSize, let declaresLength):
+            var bare = request
+            bare.httpBody = nil
+            let body = request.httpBody ?? Data()
+            let chunks = stride(from: 0, to: body.count, by: chunkSize).map { Data(body[$0..<min($0 + chunkSize, body.count)]) }
+            let upload = UploadBody.stream(UploadChunks(chunks), length: declaresLength ? Int64(body.count) : nil)
+            outcome = await ExchangeOutcome(streaming: bare, through: transport.streaming, uploading: upload)
+        case .cancelStream(let afterBytes):
+            outcome = await Self.cancelledStream(request, through: transport.streaming, afterBytes: afterBytes)
         case .send:
             outcome = await ExchangeOutcome(sending: request, through: networking)
         case .cancel(let delay):
@@ -63,6 +75,50 @@ enum ParityRunner {
         // Only a request that arrived during this exchange counts; `lastRequest` may be older.
         let received = server.requestCount > countBefore ? server.lastRequest.map(ReceivedRequest.init) : nil
         return (outcome, received)
+    }
+}
+
+extension ParityRunner {
+    /// Reads a streamed body until `afterBytes` arrived, then cancels the reading task: the
+    /// outcome is the error the read throws.
+    fileprivate static func cancelledStream(
+        _ request: URLRequest, through streaming: @escaping StreamingNetworking, afterBytes: Int
+    ) async -> ExchangeOutcome {
+        do {
+            let (body, _) = try await streaming(request, nil)
+            let reader = Task {
+                var count = 0
+                for try await chunk in body {
+                    count += chunk.count
+                    if count >= afterBytes { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+            }
+            try await reader.value
+            return .failure(.other("the body ended before it was cancelled"))
+        } catch {
+            return .failure(ExchangeFailure(error))
+        }
+    }
+}
+
+/// Fixed chunks as an `AsyncSequence`, for streamed uploads.
+struct UploadChunks: AsyncSequence, Sendable {
+    let chunks: [Data]
+
+    init(_ chunks: [Data]) {
+        self.chunks = chunks
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(remaining: chunks[...])
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<Data>
+
+        mutating func next() async -> Data? {
+            remaining.popFirst()
+        }
     }
 }
 

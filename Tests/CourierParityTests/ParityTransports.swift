@@ -1,11 +1,29 @@
 import Courier
 import CourierCurl
 
+/// One transport as the catalogue uses it: its buffered and its streaming entry points.
+struct ParityTransport: Sendable {
+    var networking: Networking
+    var streaming: StreamingNetworking
+}
+
 /// The two transports every case goes through, one of each per test process as an app would
 /// hold them. `COURIER_TRANSPORT` is deliberately not read: parity always compares both.
 /// URLSession decodes every content coding, as libcurl does, so the engines are compared on the
 /// same exchange; its default `.identityOnly` is covered by the transport suite.
 enum ParityTransports {
-    static let urlSession: Networking = URLSessionTransport(configuration: .init(contentDecoding: .all)).networking
-    static let curl: Result<Networking, CurlError> = Result { () throws(CurlError) in try CurlTransport().networking }
+    static let urlSession: ParityTransport = {
+        let transport = URLSessionTransport(configuration: .init(contentDecoding: .all))
+        return ParityTransport(networking: transport.networking, streaming: transport.streaming)
+    }()
+
+    static let curl: Result<ParityTransport, CurlError> = Result { () throws(CurlError) in
+        try CurlTransport().parityTransport
+    }
+}
+
+extension CurlTransport {
+    var parityTransport: ParityTransport {
+        ParityTransport(networking: networking, streaming: streaming)
+    }
 }

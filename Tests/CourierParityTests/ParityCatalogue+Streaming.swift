@@ -1,0 +1,46 @@
+import Foundation
+
+extension ParityCatalogue {
+    /// The streaming entry points of both transports: the same head, the same bytes in the same
+    /// order however they are chunked, and the same error when a body breaks off or its reader
+    /// is cancelled.
+    static let streaming: [ParityCase] = [
+        ParityCase("streamed empty body", .get("/bytes/0"), action: .stream(readDelay: nil)),
+        ParityCase("streamed 10 MiB body", .get("/bytes/\(10 << 20)"), action: .stream(readDelay: nil)),
+        ParityCase("streamed chunked body", .get("/stream-bytes/300000?chunk_size=1000"), action: .stream(readDelay: nil)),
+        ParityCase("streamed 2 MiB body, slow reader", .get("/bytes/\(2 << 20)"), action: .stream(readDelay: .milliseconds(1))),
+        ParityCase("streamed body dripping", .get("/drip/5?interval_ms=50"), action: .stream(readDelay: nil)),
+        ParityCase("streamed HEAD", .send("HEAD", "/bytes/1000"), action: .stream(readDelay: nil)),
+        ParityCase("streamed 404", .get("/status/404"), action: .stream(readDelay: nil)),
+        ParityCase("streamed redirect", .get("/redirect/2"), action: .stream(readDelay: nil)),
+        ParityCase("streamed gzip body", .get("/gzip"), action: .stream(readDelay: nil)),
+        ParityCase("streamed body cut short", .get("/truncate/100000"), action: .stream(readDelay: nil)),
+        ParityCase("streamed body cancelled mid-way", .get("/infinite"), comparing: [.outcome, .failure], action: .cancelStream(afterBytes: 100_000)),
+        ParityCase(
+            "streamed upload of 1 MiB",
+            .send("PUT", "/anything", body: Data(repeating: 0x61, count: 1 << 20), headers: [("Content-Type", "application/octet-stream")]),
+            action: .streamUpload(chunkSize: 65536, declaresLength: true)
+        ),
+        ParityCase(
+            "streamed upload of unknown length",
+            .send("PUT", "/anything", body: Data("streamed in pieces".utf8), headers: [("Content-Type", "application/octet-stream")]),
+            action: .streamUpload(chunkSize: 5, declaresLength: false),
+            known: streamedUploadFramedByItsSpool
+        ),
+        ParityCase(
+            "streamed upload, 303 to GET",
+            .send("POST", "/redirect-to?url=/anything&status_code=303", body: Data("streamed".utf8)),
+            action: .streamUpload(chunkSize: 3, declaresLength: true)
+        ),
+    ]
+
+    static let streamedUploadFramedByItsSpool: [KnownDifference] = [
+        KnownDifference(
+            .receivedHeader("transfer-encoding"),
+            "FoundationNetworking ends a body stream at the first read that finds nothing, so URLSessionTransport writes a streamed upload to a temporary file first and sends the file with its Content-Length; CurlTransport sends the pieces as they are produced, chunked. Both deliver the same bytes."
+        ),
+        KnownDifference.following(.receivedHeader("content-length"), "Follows: URLSession knows the length once the spool file is complete."),
+        KnownDifference.following(.header("content-length"), "Follows: the echo quotes the request's framing headers."),
+        KnownDifference.following(.body, "Follows: the echo quotes the request's framing headers."),
+    ]
+}
