@@ -123,16 +123,22 @@ extension URLSession {
         let exchange = URLSessionTransport.Exchange(request: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task: URLSessionDataTask
-                if let delegate {
-                    task = dataTask(with: request)
-                    delegate.register(exchange, for: task)
-                } else {
-                    task = dataTask(with: request) { data, response, error in
-                        exchange.complete(data: data, response: response, error: error, challenged: nil)
+                // Creating and resuming a task wait, with `DispatchQueue.sync`, for the session's
+                // work queue, which stays busy while a fast server sends to another of its tasks:
+                // on the few threads that run every Swift task, that stalled unrelated work (a
+                // 0.2 s deadline fired after 22 s). Off them, as cancels are.
+                DispatchQueue.global().async {
+                    let task: URLSessionDataTask
+                    if let delegate {
+                        task = self.dataTask(with: request)
+                        delegate.register(exchange, for: task)
+                    } else {
+                        task = self.dataTask(with: request) { data, response, error in
+                            exchange.complete(data: data, response: response, error: error, challenged: nil)
+                        }
                     }
+                    exchange.start(task, continuation: continuation)
                 }
-                exchange.start(task, continuation: continuation)
             }
         } onCancel: {
             exchange.cancel()
