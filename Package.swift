@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierSnippetTests",
-            dependencies: ["Courier", "ReadmeSnippets", "DocCSnippets", "CourierTestServer", "CourierTestSupport"]
+            dependencies: ["Courier", "CourierCurl", "ReadmeSnippets", "DocCSnippets", "CourierTestServer", "CourierTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierCurl
 import CourierTestServer
 import CourierTestSupport
 import Foundation
@@ -101,5 +102,21 @@ import Testing
         let service = PostService(client: APIClient(baseURL: try #require(URL(string: "https://blog.example.com/")), networking: stub.networking))
         let post = try await awaitWithin { try await service.latestPost().value }
         #expect(post.title == "Hello")
+    }
+
+    @Test func streamingSnippetsRunOverBothTransports() async throws {
+        let curl = try CurlTransport()
+        let transports: [(String, StreamingNetworking)] = [("urlsession", URLSessionTransport().streaming), ("curl", curl.streaming)]
+        try await withTestServer { server in
+            for (name, streaming) in transports {
+                let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: destination) }
+                let written = try await saveBody(of: server.url("/bytes/300000"), to: destination, over: streaming)
+                #expect(written == 300_000, "\(name)")
+                #expect(try Data(contentsOf: destination).count == 300_000, "\(name)")
+                #expect(try await sendLines(["a", "b"], to: server.url("/anything"), over: streaming) == 200, "\(name)")
+            }
+        }
+        await curl.shutdown()
     }
 }

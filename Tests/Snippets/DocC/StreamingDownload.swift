@@ -1,0 +1,23 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+
+func saveBody(of url: URL, to destination: URL, over streaming: StreamingNetworking) async throws -> Int {
+    let (body, response) = try await streaming(URLRequest(url: url), nil)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+        throw URLError(.badServerResponse)
+    }
+    guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+    let file = try FileHandle(forWritingTo: destination)
+    defer { try? file.close() }
+    var written = 0
+    for try await chunk in body {
+        try file.write(contentsOf: chunk)
+        written += chunk.count
+    }
+    return written
+}
