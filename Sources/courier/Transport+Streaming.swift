@@ -11,9 +11,9 @@ extension Transport {
     func makeStreaming(policies: Policies) throws -> StreamingNetworking {
         switch self {
         case .urlSession:
-            // Adapted from the buffered exchange: the body arrives whole, bounded by
-            // maximumResponseBytes, until URLSessionTransport streams.
-            return streamingNetworking(buffering: try makeNetworking(policies: policies))
+            var configuration = URLSessionTransport.Configuration()
+            configuration.policies = policies
+            return URLSessionTransport(configuration: configuration).streaming
         case .curl:
             var configuration = CurlTransport.Configuration()
             configuration.policies = policies

@@ -81,7 +81,12 @@ import Testing
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try echo(data).bodyData == bytes)
         #expect(try echo(data).headerValues("Content-Length") == ["2500000"])
-        #expect(reports.all.contains { $0.bytesSent == 2_500_000 && $0.expectedBytesToSend == 2_500_000 })
+        #expect(reports.all.allSatisfy { $0.expectedBytesToSend == 2_500_000 })
+        if transport.reportsBytesSentFromDataAndFiles {
+            #expect(reports.all.contains { $0.bytesSent == 2_500_000 })
+        } else {
+            #expect(reports.all.allSatisfy { $0.bytesSent == 0 })
+        }
         #expect(reports.all.last?.isFinished == true)
     }
 
@@ -107,7 +112,12 @@ import Testing
         let reports = Reports()
         let (data, _) = try await transport.upload(request, from: bytes, progress: reports.observer)
         #expect(try echo(data).bodyData == bytes)
-        #expect(reports.all.contains { $0.bytesSent == 100_000 && $0.expectedBytesToSend == 100_000 })
+        #expect(reports.all.allSatisfy { $0.expectedBytesToSend == 100_000 })
+        if transport.reportsBytesSentFromDataAndFiles {
+            #expect(reports.all.contains { $0.bytesSent == 100_000 })
+        } else {
+            #expect(reports.all.allSatisfy { $0.bytesSent == 0 })
+        }
     }
 
     @Test(arguments: TransportKind.configured)
