@@ -107,6 +107,13 @@ extension URLSessionTransport {
             exchange(for: dataTask)?.append(data, limit: maximumResponseBytes)
         }
 
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            exchange(for: task)?.sent(totalBytesSent)
+        }
+
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             guard let entry = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
             entry.exchange.complete(data: nil, response: task.response, error: error, challenged: entry.challenged)

@@ -16,5 +16,11 @@ extension URLSessionTransport {
         func append(_ data: Data, limit: Int)
         /// The task ended.
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?)
+        /// FoundationNetworking has sent `totalBytes` of the request body so far.
+        func sent(_ totalBytes: Int64)
     }
+}
+
+extension URLSessionTransport.SessionExchange {
+    func sent(_ totalBytes: Int64) {}
 }

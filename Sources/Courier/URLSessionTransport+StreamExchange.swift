@@ -19,15 +19,25 @@ extension URLSessionTransport {
         private let storage: ResponseBodyStorage
         /// The spooled request body, removed when the task ends.
         private let spool: UploadSpool?
+        /// Told how much of the upload FoundationNetworking has sent (progress reporting).
+        private let sendObserver: (@Sendable (Int64) -> Void)?
 
-        init(request: URLRequest, spool: UploadSpool?, bufferSize: Int = ResponseBody.defaultBufferSize) {
+        init(
+            request: URLRequest, spool: UploadSpool?, sendObserver: (@Sendable (Int64) -> Void)? = nil,
+            bufferSize: Int = ResponseBody.defaultBufferSize
+        ) {
             self.request = request
             self.spool = spool
+            self.sendObserver = sendObserver
             // The storage lives as long as the body's reader; it reaches this exchange weakly so
             // that a body kept after its transfer ended does not keep the exchange.
             let owner = WeakStreamExchange()
             storage = ResponseBodyStorage(bufferSize: bufferSize) { action in owner.exchange?.producer(action) }
             owner.exchange = self
+        }
+
+        func sent(_ totalBytes: Int64) {
+            sendObserver?(totalBytes)
         }
 
         private var cancellationError: URLError {

@@ -88,7 +88,7 @@ extension URLSession {
                 file = written.file
             }
         }
-        let exchange = URLSessionTransport.StreamExchange(request: request, spool: spool)
+        let exchange = URLSessionTransport.StreamExchange(request: request, spool: spool, sendObserver: upload?.readObserver)
         let (sent, uploadFile) = (request, file)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

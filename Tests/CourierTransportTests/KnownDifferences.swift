@@ -38,19 +38,3 @@ extension TransportKind {
         }
     }
 }
-
-extension TransportKind {
-    /// Whether progress reports count the bytes of an upload of bytes or of a file as they go
-    /// out.
-    ///
-    /// CurlTransport's read callback tells the ``UploadBody``'s observer how much libcurl has
-    /// taken. URLSessionTransport hands bytes and files to FoundationNetworking whole (as
-    /// `httpBody` and an upload task's file), and its delegate does not yet pass
-    /// `didSendBodyData` on to the observer, so `bytesSent` stays 0 there.
-    var reportsBytesSentFromDataAndFiles: Bool {
-        switch self {
-        case .urlSession: false
-        case .curl: true
-        }
-    }
-}
