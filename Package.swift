@@ -121,6 +121,34 @@ let package = Package(
             dependencies: ["CourierCurl", "CourierTestServer"],
             path: "Tools/courier-valgrind-probe"
         ),
+        // Fuzz targets (scripts/fuzz): each replays its committed corpus in a normal build, which
+        // `scripts/test` runs, and becomes a libFuzzer binary when built with -DCOURIER_FUZZ and
+        // -sanitize=fuzzer. They sit in the root package because they test `package` symbols.
+        .target(name: "CourierFuzzSupport", path: "Tools/fuzz/Support"),
+        .executableTarget(
+            name: "courier-fuzz-response-head",
+            dependencies: ["CourierCurl", "CourierFuzzSupport"],
+            path: "Tools/fuzz/response-head",
+            exclude: ["corpus"]
+        ),
+        .executableTarget(
+            name: "courier-fuzz-redirect",
+            dependencies: ["Courier", "CourierFuzzSupport"],
+            path: "Tools/fuzz/redirect",
+            exclude: ["corpus"]
+        ),
+        .executableTarget(
+            name: "courier-fuzz-request-validation",
+            dependencies: ["Courier", "CourierFuzzSupport"],
+            path: "Tools/fuzz/request-validation",
+            exclude: ["corpus"]
+        ),
+        .executableTarget(
+            name: "courier-fuzz-curl-error",
+            dependencies: ["CourierCurl", "CourierFuzzSupport"],
+            path: "Tools/fuzz/curl-error",
+            exclude: ["corpus"]
+        ),
         // Helpers shared by test targets; a plain target, so it is never a product.
         .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestSupport"]),

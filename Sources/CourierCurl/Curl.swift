@@ -9,7 +9,7 @@ import Glibc
 /// surface, its pointer types and its return codes are visible in one place (as SwiftNIO's
 /// `System.swift` does for POSIX). Each function either returns, or throws a ``CurlError`` that
 /// keeps the `CURLcode` and libcurl's own message; none hides an extra option or a default.
-enum Curl {
+package enum Curl {
     /// A `CURL *` easy handle.
     typealias EasyPointer = UnsafeMutableRawPointer
     /// A `CURLM *` multi handle.
@@ -141,7 +141,7 @@ enum Curl {
     }
 
     /// libcurl's generic text for a code, used when the error buffer is empty.
-    static func message(forCode code: Int) -> String {
+    package static func message(forCode code: Int) -> String {
         easyMessage(CURLcode(UInt32(truncatingIfNeeded: code)))
     }
 

@@ -12,7 +12,7 @@ extension CurlError {
     /// rest; where it does, this table uses the code Darwin's URLSession gives for the same
     /// event, so callers can switch on it. Rows that differ from FoundationNetworking say so.
     /// `osErrno` is `CURLINFO_OS_ERRNO`, which FoundationNetworking consults first.
-    static func urlErrorCode(curlCode: Int, osErrno: Int32) -> URLError.Code {
+    package static func urlErrorCode(curlCode: Int, osErrno: Int32) -> URLError.Code {
         // FoundationNetworking checks the errno before the CURLcode, on fresh handles. Ours are
         // reused, and CURLINFO_OS_ERRNO survives from one transfer to the next: a handle once refused kept
         // reporting ECONNREFUSED, so an empty reply on a later transfer came out as
@@ -58,7 +58,7 @@ extension CurlError {
     }
 
     /// libcurl's words for a failure, with what they leave out where they mislead.
-    static func message(forCode code: Int, libcurlSaid text: String) -> String {
+    package static func message(forCode code: Int, libcurlSaid text: String) -> String {
         switch code {
         case Curl.Code.outOfMemory: "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
         case Curl.Code.unsupportedProtocol: "the reply is not HTTP/1.x or later; libcurl said: \(text)"
@@ -68,7 +68,7 @@ extension CurlError {
 
     /// This error wrapped the way URLSession reports failures: a `URLError` with the mapped
     /// code, libcurl's message as its description, and `self` as the underlying error.
-    func urlError(code: URLError.Code, url: URL?) -> URLError {
+    package func urlError(code: URLError.Code, url: URL?) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: self]
         if let url {
             info[NSURLErrorFailingURLErrorKey] = url

@@ -9,17 +9,17 @@
 /// bytes, and names are compared byte-wise rather than through `lowercased()` copies. What is
 /// left is the dictionary's storage and the Strings longer than 15 UTF-8 bytes (shorter ones are
 /// stored inline).
-struct CurlResponseHead: Equatable, Sendable {
-    var statusCode: Int
+package struct CurlResponseHead: Equatable, Sendable {
+    package var statusCode: Int
     /// e.g. `HTTP/1.1`, `HTTP/2`.
-    var httpVersion: String
+    package var httpVersion: String
     /// Every field; a name that repeats (compared case-insensitively) has its values joined
     /// with `", "` under its first spelling, as URLSession joins them.
-    var fields: [String: String]
+    package var fields: [String: String]
 
     /// Parses the last response in `bytes` (interim 1xx responses are skipped by the callback,
     /// which restarts the block at each status line). Returns nil when no status line is there.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         var lines = Lines(bytes)
         guard let statusLine = lines.next(), let status = Self.parseStatusLine(statusLine) else {
             return nil
@@ -65,15 +65,15 @@ struct CurlResponseHead: Equatable, Sendable {
 extension CurlResponseHead {
     /// The version and status code of the block's status line, without parsing its fields:
     /// what the transport needs on every hop.
-    static func statusLine(in bytes: [UInt8]) -> (version: String, code: Int)? {
+    package static func statusLine(in bytes: [UInt8]) -> (version: String, code: Int)? {
         var lines = Lines(bytes)
         return lines.next().flatMap(parseStatusLine)
     }
 
-    /// The value of the field `name` (compared ignoring ASCII case) without building the
-    /// dictionary, joined and folded exactly as ``fields`` joins them: what
+    /// The value of the field `name` without building the dictionary, its lines matched,
+    /// joined and folded exactly as ``fields`` groups them: what
     /// ``CurlResponse/value(forHTTPHeaderField:)`` answers and a redirect's `Location` needs.
-    static func value(of name: String, in bytes: [UInt8]) -> String? {
+    package static func value(of name: String, in bytes: [UInt8]) -> String? {
         var lines = Lines(bytes)
         guard lines.next() != nil else { return nil }
         var value: String?
@@ -85,7 +85,7 @@ extension CurlResponseHead {
                 continue
             }
             guard let colon = line.firstIndex(of: ASCII.colon) else { continue }
-            lastFieldMatches = ASCII.equalIgnoringCase(name, line[..<colon])
+            lastFieldMatches = ASCII.sameFieldName(name, line[..<colon])
             guard lastFieldMatches else { continue }
             let piece = ASCII.trimmed(line[(colon + 1)...])
             if value == nil {
@@ -112,6 +112,16 @@ private enum ASCII {
         // `utf8.count` of a native String is stored, so most keys are rejected without a scan.
         guard key.utf8.count == name.count else { return false }
         return zip(key.utf8, name).allSatisfy { lowercased($0) == lowercased($1) }
+    }
+
+    /// Whether the line's `name` bytes belong to the field `key` as ``FieldsBuilder`` groups
+    /// names: two ASCII names compare byte-wise ignoring case; once either is not ASCII, their
+    /// decoded, lowercased texts compare, as the builder's map of lowercased names does. A
+    /// byte-wise comparison alone missed `état` under `État`, and every name with invalid UTF-8.
+    static func sameFieldName(_ key: String, _ name: ArraySlice<UInt8>) -> Bool {
+        if equalIgnoringCase(key, name) { return true }
+        guard !key.utf8.allSatisfy({ $0 < 0x80 }) || !name.allSatisfy({ $0 < 0x80 }) else { return false }
+        return String(decoding: name, as: UTF8.self).lowercased() == key.lowercased()
     }
 
     static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -89,6 +89,21 @@ struct CurlResponseHeadTests {
         #expect(head.fields == ["A": "1, 3", "État": "2, 4"])
     }
 
+    @Test func theLazyLookupGroupsNonASCIINamesAsTheFieldsDo() throws {
+        let bytes = Array("HTTP/1.1 200 OK\r\nA: 1\r\nÉtat: 2\r\na: 3\r\nétat: 4\r\n\r\n".utf8)
+        #expect(CurlResponseHead.value(of: "État", in: bytes) == "2, 4")
+        #expect(CurlResponseHead.value(of: "a", in: bytes) == "1, 3")
+        // KELVIN SIGN lowercases to ASCII k, so the dictionary joins it with `k`.
+        let kelvin = Array("HTTP/1.1 200 OK\r\nk: 1\r\n\u{212A}: 2\r\n\r\n".utf8)
+        #expect(try #require(CurlResponseHead(bytes: kelvin)).fields == ["k": "1, 2"])
+        #expect(CurlResponseHead.value(of: "k", in: kelvin) == "1, 2")
+        // Invalid UTF-8 in a name: found under the repaired name the dictionary keys it by.
+        let invalid = Array("HTTP/1.1 200 OK\r\nX".utf8) + [0xFF] + Array(": v\r\n\r\n".utf8)
+        let head = try #require(CurlResponseHead(bytes: invalid))
+        #expect(head.fields == ["X\u{FFFD}": "v"])
+        #expect(CurlResponseHead.value(of: "X\u{FFFD}", in: invalid) == "v")
+    }
+
     @Test func manyFieldsStillJoinRepeatsUnderTheFirstSpelling() throws {
         let names = (0..<40).map { "X-Field-\($0)" }
         let lines = names.map { "\($0): \($0)" } + ["x-field-0: again", "X-FIELD-39: again"]

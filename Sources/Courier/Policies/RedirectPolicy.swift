@@ -80,7 +80,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// ``decision(after:statusCode:location:redirectsSoFar:)`` for a request sent with `upload`
     /// as its body, which becomes the upload of the next hop: dropped with the method when it
     /// turns into GET, kept otherwise, and a failure when it cannot be sent again.
-    func decision(
+    package func decision(
         after request: URLRequest, uploading upload: inout UploadBody?, statusCode: Int, location: String?, redirectsSoFar: Int
     ) -> Decision {
         guard Self.isRedirect(statusCode), let location, let currentURL = request.url,

@@ -1,0 +1,3 @@
+import CourierFuzzSupport
+
+FuzzTarget(name: "curl-error", property: curlErrorProperty).run()

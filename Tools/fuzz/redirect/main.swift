@@ -1,0 +1,3 @@
+import CourierFuzzSupport
+
+FuzzTarget(name: "redirect", property: redirectProperty).run()

@@ -1,0 +1,3 @@
+import CourierFuzzSupport
+
+FuzzTarget(name: "request-validation", property: requestValidationProperty).run()

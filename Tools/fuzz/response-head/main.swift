@@ -1,0 +1,4 @@
+import CourierCurl
+import CourierFuzzSupport
+
+FuzzTarget(name: "response-head", property: responseHeadProperty).run()
