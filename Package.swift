@@ -129,19 +129,19 @@ let package = Package(
             name: "courier-fuzz-response-head",
             dependencies: ["CourierCurl", "CourierFuzzSupport"],
             path: "Tools/fuzz/response-head",
-            exclude: ["corpus"]
+            exclude: ["corpus", "fuzz.dict"]
         ),
         .executableTarget(
             name: "courier-fuzz-redirect",
             dependencies: ["Courier", "CourierFuzzSupport"],
             path: "Tools/fuzz/redirect",
-            exclude: ["corpus"]
+            exclude: ["corpus", "fuzz.dict"]
         ),
         .executableTarget(
             name: "courier-fuzz-request-validation",
             dependencies: ["Courier", "CourierFuzzSupport"],
             path: "Tools/fuzz/request-validation",
-            exclude: ["corpus"]
+            exclude: ["corpus", "fuzz.dict"]
         ),
         .executableTarget(
             name: "courier-fuzz-curl-error",

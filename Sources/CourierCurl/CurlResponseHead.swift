@@ -57,7 +57,9 @@ package struct CurlResponseHead: Equatable, Sendable {
             guard digits <= 3 else { return nil }
             code = code * 10 + Int(byte - UInt8(ascii: "0"))
         }
-        guard digits == 3 else { return nil }
+        // libcurl fails a status below 100 (CURLE_UNSUPPORTED_PROTOCOL) and so must this, rather
+        // than hand a caller status 0, which reads as "no response".
+        guard digits == 3, code >= 100 else { return nil }
         return (version, code)
     }
 }

@@ -36,6 +36,10 @@ struct CurlResponseHeadTests {
         #expect(parse("") == nil)
         #expect(parse("SSH-2.0-OpenSSH\r\n") == nil)
         #expect(parse("HTTP/1.1 2000 OK\r\n") == nil)
+        // Three digits but below 100, which libcurl refuses too.
+        #expect(parse("HTTP/1.1 000 OK\r\n") == nil)
+        #expect(parse("HTTP/1.1 099 OK\r\n") == nil)
+        #expect(CurlResponseHead.statusLine(in: Array("HTTP/1.1 099 OK\r\n".utf8)) == nil)
         // Far more digits than fit in an Int: rejected, not an arithmetic overflow trap.
         #expect(parse("HTTP/1.1 99999999999999999999 OK\r\n") == nil)
     }

@@ -30,6 +30,7 @@ package struct FuzzTarget: Sendable {
     /// Runs the property on every file under `paths` (the seed corpus when empty) and prints
     /// one line per failure; returns the exit status.
     func replay(paths: [String]) -> Int32 {
+        TrapReport.set("\(name): trapped while listing the corpus\n")
         let roots = paths.isEmpty ? [corpusDirectory.path] : paths
         var files: [String] = []
         for root in roots {
@@ -41,12 +42,12 @@ package struct FuzzTarget: Sendable {
         }
         var failures = 0
         for file in files {
+            TrapReport.set("\(name): trapped while replaying \(file)\n")
             guard let data = FileManager.default.contents(atPath: file) else {
                 print("\(name): cannot read \(file)")
                 failures += 1
                 continue
             }
-            TrapReport.set("\(name): trapped while replaying \(file)\n")
             if let problem = property(Array(data)) {
                 print("\(name): property failed on \(file): \(problem)")
                 failures += 1
