@@ -50,6 +50,8 @@ package struct FuzzTarget: Sendable {
             }
             if let problem = property(Array(data)) {
                 print("\(name): property failed on \(file): \(problem)")
+                // A later trap kills the process before buffered lines reach a pipe.
+                fflush(nil)
                 failures += 1
             }
         }

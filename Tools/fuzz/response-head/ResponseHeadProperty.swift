@@ -22,6 +22,10 @@ import CourierCurl
         return "status code \(head.statusCode) is not three digits"
     }
     for (name, value) in head.fields {
+        // Lines split at LF and names end at the first colon, so neither can hold them.
+        if name.utf8.contains(UInt8(ascii: ":")) || name.utf8.contains(0x0A) || value.utf8.contains(0x0A) {
+            return "field \(name.debugDescription): \(value.debugDescription) holds a line break or a colon in its name"
+        }
         let lazy = CurlResponseHead.value(of: name, in: bytes)
         if lazy != value {
             return "field \(name.debugDescription): fields says \(value.debugDescription), value(of:in:) says \(lazy.debugDescription)"
