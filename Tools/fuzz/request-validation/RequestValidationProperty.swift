@@ -5,13 +5,22 @@ import Courier
 import CourierFuzzSupport
 import Foundation
 
-/// Input: a flags byte (method or none, body, timeout), then length-prefixed chunks: the method,
-/// then name/value pairs until the input ends. Whatever URLRequest makes of them, an accepted
-/// request must put only well-formed bytes on the wire, and a refused one must be refused for a
-/// reason it really has.
+/// Input: a flags byte (method or none, body, timeout), an upload byte (none, or `.data` or
+/// `.stream` with or without a length, checked through `validateForSending(uploading:)`), then
+/// length-prefixed chunks: the method, then name/value pairs until the input ends. Whatever
+/// URLRequest makes of them, an accepted request must put only well-formed bytes on the wire,
+/// and a refused one must be refused for a reason it really has.
 @Sendable func requestValidationProperty(_ bytes: [UInt8]) -> String? {
     var input = FuzzInput(bytes)
     let flags = input.byte()
+    let uploadChoice = input.byte()
+    let uploadSize = Int(uploadChoice >> 3)
+    let upload: UploadBody? = switch uploadChoice & 7 {
+    case 1: .data(Data(repeating: 0x62, count: uploadSize))
+    case 2: .stream(AsyncStream<Data> { $0.finish() }, length: Int64(uploadSize))
+    case 3: .stream(AsyncStream<Data> { $0.finish() })
+    default: nil
+    }
     guard let url = URL(string: "http://127.0.0.1:8080/") else { return "the fuzz target's own URL does not parse" }
     var request = URLRequest(url: url)
     let method = String(decoding: input.chunk(), as: UTF8.self)
@@ -28,12 +37,19 @@ import Foundation
         }
     }
     let fields = request.allHTTPHeaderFields ?? [:]
-    let context = "method \(request.httpMethod.debugDescription), fields \(fields.debugDescription)"
+    // What a hand-set Content-Length must say: the upload's length when there is an upload (nil
+    // when unknown), else the httpBody's.
+    let bodyLength: Int64? = upload.map(\.length) ?? Int64(request.httpBody?.count ?? 0)
+    let context = "method \(request.httpMethod.debugDescription), fields \(fields.debugDescription), body length \(bodyLength.map(String.init) ?? "unknown")"
 
-    do throws(RequestError) {
-        try request.validateForSending()
-    } catch {
-        return refusalProblem(error, request: request, fields: fields, context: context)
+    let plain = refusal { () throws(RequestError) in try request.validateForSending() }
+    let withoutUpload = refusal { () throws(RequestError) in try request.validateForSending(uploading: nil) }
+    if plain != withoutUpload {
+        return "\(context): validateForSending() says \(plain.debugDescription), with no upload \(withoutUpload.debugDescription)"
+    }
+    let refused = upload == nil ? plain : refusal { () throws(RequestError) in try request.validateForSending(uploading: upload) }
+    if let refused {
+        return refusalProblem(refused, request: request, fields: fields, bodyLength: bodyLength, context: context)
     }
     if !(request.timeoutInterval >= 0) {
         return "\(context): accepted a timeout of \(request.timeoutInterval)"
@@ -46,17 +62,29 @@ import Foundation
         if let byte = value.utf8.first(where: Wire.isForbiddenInValue) {
             return "\(context): accepted byte 0x\(String(byte, radix: 16)) in the value of \(name.debugDescription)"
         }
-        if name.lowercased() == "content-length", request.httpBodyStream == nil,
-           value.trimmingCharacters(in: .whitespaces) != String(request.httpBody?.count ?? 0) {
-            return "\(context): accepted Content-Length \(value.debugDescription) for a body of \(request.httpBody?.count ?? 0)"
+        if name.lowercased() == "content-length", let bodyLength,
+           value.trimmingCharacters(in: .whitespaces) != String(bodyLength) {
+            return "\(context): accepted Content-Length \(value.debugDescription)"
         }
     }
     return nil
 }
 
+/// The error `validate` throws, nil when it accepts.
+private func refusal(_ validate: () throws(RequestError) -> Void) -> RequestError? {
+    do throws(RequestError) {
+        try validate()
+        return nil
+    } catch {
+        return error
+    }
+}
+
 /// A refusal must name a part of the request that is really wrong; the error being a
 /// `RequestError` is what `throws(RequestError)` already promises.
-private func refusalProblem(_ error: RequestError, request: URLRequest, fields: [String: String], context: String) -> String? {
+private func refusalProblem(
+    _ error: RequestError, request: URLRequest, fields: [String: String], bodyLength: Int64?, context: String
+) -> String? {
     switch error {
     case .invalidTimeout:
         return request.timeoutInterval >= 0 ? "\(context): refused the timeout \(request.timeoutInterval)" : nil
@@ -65,8 +93,8 @@ private func refusalProblem(_ error: RequestError, request: URLRequest, fields: 
         return Wire.isToken(method) ? "\(context): refused the token method \(method.debugDescription)" : nil
     case .invalidHeader(let name, _):
         guard let value = fields[name] else { return "\(context): refused \(name.debugDescription), which it does not have" }
-        let bodyCount = request.httpBody?.count ?? 0
-        let wrongLength = name.lowercased() == "content-length" && value.trimmingCharacters(in: .whitespaces) != String(bodyCount)
+        let wrongLength = name.lowercased() == "content-length"
+            && bodyLength.map { value.trimmingCharacters(in: .whitespaces) != String($0) } == true
         if Wire.isToken(name), !value.utf8.contains(where: Wire.isForbiddenInValue), !wrongLength {
             return "\(context): refused the well-formed field \(name.debugDescription): \(value.debugDescription)"
         }
