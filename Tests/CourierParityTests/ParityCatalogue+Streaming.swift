@@ -6,7 +6,7 @@ extension ParityCatalogue {
     /// is cancelled.
     static let streaming: [ParityCase] = [
         ParityCase("streamed empty body", .get("/bytes/0"), action: .stream(readDelay: nil)),
-        ParityCase("streamed 10 MiB body", .get("/bytes/\(10 << 20)"), action: .stream(readDelay: nil)),
+        ParityCase("streamed 3 MiB body", .get("/bytes/\(3 << 20)"), action: .stream(readDelay: nil)),
         ParityCase("streamed chunked body", .get("/stream-bytes/300000?chunk_size=1000"), action: .stream(readDelay: nil)),
         ParityCase("streamed 2 MiB body, slow reader", .get("/bytes/\(2 << 20)"), action: .stream(readDelay: .milliseconds(1))),
         ParityCase("streamed body dripping", .get("/drip/5?interval_ms=50"), action: .stream(readDelay: nil)),
