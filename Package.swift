@@ -110,11 +110,17 @@ let package = Package(
         ),
         // Measurement tools, never products, kept in Tools/ so that Sources/ holds only what
         // users depend on and the `courier` tool: a quick benchmark (scripts/quickbench) and a
-        // synchronous-main probe that valgrind can run (scripts/valgrind-probe).
+        // synchronous-main probe that valgrind can run (scripts/valgrind-probe), and storms and a
+        // soak that count descriptors, threads and RSS (scripts/storms).
         .executableTarget(
             name: "courier-quickbench",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
             path: "Tools/courier-quickbench"
+        ),
+        .executableTarget(
+            name: "courier-storms",
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
+            path: "Tools/courier-storms"
         ),
         .executableTarget(
             name: "courier-valgrind-probe",

@@ -103,6 +103,13 @@ public final class CurlTransport: Sendable {
     /// Counts from the curl thread, for tests.
     var statistics: CurlEventLoop.Statistics { core.loop.statistics }
 
+    /// The same counts for tools of this package (scripts/storms), which cannot see the
+    /// event loop's own type.
+    package var handleCounts: (running: Int, pausedByBackPressure: Int, liveHandles: Int, idleHandles: Int, violations: Int) {
+        let counts = core.loop.statistics
+        return (counts.running, counts.pausedByBackPressure, counts.liveHandles, counts.idleHandles, counts.violations)
+    }
+
     /// Returns once ``shutdown()`` has released everything, for tests.
     func awaitTermination() async {
         await core.loop.awaitTermination()
