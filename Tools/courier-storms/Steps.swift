@@ -252,9 +252,9 @@ struct Steps {
     func descriptorLimit() async throws {
         let count = scaled(500)
         let recovery = scaled(100)
-        note("3. RLIMIT_NOFILE lowered to 64 with \(count) requests outstanding (/delay/0.3, /bytes/4096, streamed /stream-bytes, /drip, /close), then restored and \(recovery) requests")
+        note("3. RLIMIT_NOFILE lowered to 64 with \(count) requests outstanding, up to 512 connections per host (/delay/0.3, /bytes/4096, streamed /stream-bytes, /drip, /close), then restored and \(recovery) requests")
         for kind in kinds {
-            let subject = try Subject(kind)
+            let subject = try Subject(kind, connectionsPerHost: 512)
             await warmUp(subject)
             let original = ProcessCounts.descriptorLimit
             let before = ProcessCounts.descriptors()

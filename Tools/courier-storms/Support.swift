@@ -103,17 +103,20 @@ final class Subject: Sendable {
     let curl: CurlTransport?
     let session: URLSessionTransport?
 
-    init(_ kind: Kind) throws {
+    /// `connectionsPerHost` above the descriptor limit lets step 3 run out of descriptors.
+    init(_ kind: Kind, connectionsPerHost: Int = 6) throws {
         self.kind = kind
         switch kind {
         case .curl:
-            let transport = try CurlTransport()
+            var configuration = CurlTransport.Configuration()
+            configuration.maximumConnectionsPerHost = connectionsPerHost
+            let transport = try CurlTransport(configuration: configuration)
             curl = transport
             session = nil
             networking = transport.networking
             streaming = transport.streaming
         case .urlSession:
-            let transport = URLSessionTransport()
+            let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
             curl = nil
             session = transport
             networking = transport.networking
