@@ -220,6 +220,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
             do {
                 try Curl.perform(multi)
+                for transfer in streaming.values { transfer.flushStreamedBody() }
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
                 }
@@ -293,6 +294,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private func finish(easy: Curl.EasyPointer, code: Int) {
         guard let context = Curl.privateData(easy) else { return }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        transfer.flushStreamedBody()
         let failure = failure(of: transfer, code: code, easy: easy)
         perform(transfer.withState { $0.completed(failure) }, for: transfer)
     }

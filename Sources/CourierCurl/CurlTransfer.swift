@@ -49,6 +49,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
     private var headerByteCount = 0
+    /// Streamed body bytes gathered since the last hand-over (see ``streamBody(_:to:)``).
+    private var pending: CurlBodyBufferPool.Buffer?
+    private var pendingCount = 0
     /// A streamed body's head was handed to the awaiting task; header lines now are trailers.
     private var headIsHandedOver = false
     private var trailerBytes: [UInt8] = []
@@ -94,6 +97,7 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         // A failed or abandoned transfer still owns its buffer.
         if let pooledBody { bodyPool.give(pooledBody) }
+        if let pending { bodyPool.give(pending) }
         uploadReader?.cancel()
     }
 
@@ -311,22 +315,41 @@ final class CurlTransfer: @unchecked Sendable {
     /// Hands decoded body bytes to the reader of a streamed body: no limit applies, since the
     /// reader's buffer bounds memory. Once the buffer is full the bytes are refused with
     /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
+    ///
+    /// Pieces are gathered into one chunk per ``CurlEasyHandle/receiveBufferSize`` (or per turn
+    /// of the event loop, see ``flushStreamedBody()``): each chunk handed over wakes the reader,
+    /// and one socket read on loopback is often a few KiB.
     private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
         if withState({ $0.receivePaused }) { return Curl.writePause }
-        if !storage.write(chunk(copying: bytes)) {
-            if withState({ $0.readerFull() }).violation != nil { return 0 }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return bytes.count }
+        if let pending, pendingCount + bytes.count > pending.capacity {
+            if !flush(to: storage) { return 0 }
         }
+        let buffer = pending ?? bodyPool.take(atLeast: max(bytes.count, CurlEasyHandle.receiveBufferSize))
+        (buffer.pointer + pendingCount).copyMemory(from: base, byteCount: bytes.count)
+        pending = buffer
+        pendingCount += bytes.count
+        if pendingCount >= CurlEasyHandle.receiveBufferSize, !flush(to: storage) { return 0 }
         return bytes.count
     }
 
-    /// `bytes` as `Data` the reader owns. Large pieces go into pooled buffers, which come back
-    /// when the reader drops the chunk: a fresh allocation of that size is a fresh `mmap`, and
-    /// its page faults cost more than the copy.
-    private func chunk(copying bytes: UnsafeRawBufferPointer) -> Data {
-        guard bytes.count >= CurlBodyBufferPool.minimumCapacity, let base = bytes.baseAddress else { return Data(bytes) }
-        let buffer = bodyPool.take(atLeast: bytes.count)
-        buffer.pointer.copyMemory(from: base, byteCount: bytes.count)
-        return bodyPool.data(buffer, count: bytes.count)
+    /// Hands the gathered piece of a streamed body to its reader; called by the event loop after
+    /// each turn of libcurl and before the transfer completes, so nothing waits longer than that.
+    func flushStreamedBody() {
+        guard let bodyStorage, pending != nil else { return }
+        _ = flush(to: bodyStorage)
+    }
+
+    /// False when the transfer must stop (an impossible state, see ``CurlTransferState``).
+    private func flush(to storage: ResponseBodyStorage) -> Bool {
+        guard let buffer = pending else { return true }
+        let chunk = bodyPool.data(buffer, count: pendingCount)
+        pending = nil
+        pendingCount = 0
+        if !storage.write(chunk) {
+            return withState({ $0.readerFull() }).violation == nil
+        }
+        return true
     }
 
     /// Appends decoded body bytes, stopping the transfer once they pass the limit.
