@@ -73,8 +73,12 @@ import Testing
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let written = try stderr.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        let reader = stderr.fileHandleForReading
+        let written = try await offTheTaskThreads {
+            let written = try reader.readToEnd() ?? Data()
+            process.waitUntilExit()
+            return written
+        }
         #expect(process.terminationStatus == 0)
         #expect(written.isEmpty, "\(String(decoding: written, as: UTF8.self))")
         #expect(FileManager.default.contents(atPath: path) == TestServer.deterministicBytes(count: 5))
@@ -112,10 +116,22 @@ import Testing
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let written = try output.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        let reader = output.fileHandleForReading
+        let written = try await offTheTaskThreads {
+            let written = try reader.readToEnd() ?? Data()
+            process.waitUntilExit()
+            return written
+        }
         #expect(process.terminationStatus == 0)
         // The terminal turns each "\n" into "\r\n".
         return String(decoding: written, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+}
+
+/// Runs `body`, which blocks (reading a child's output to its end, waiting for it to exit), on a
+/// dispatch queue: on one of the few threads that run Swift tasks it stalled every other test.
+private func offTheTaskThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
