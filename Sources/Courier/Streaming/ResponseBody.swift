@@ -215,13 +215,7 @@ package final class ResponseBodyStorage: Sendable {
     var isEnded: Bool { shared.withLock { $0.state.isEnded } }
 
     func next() async throws -> Data? {
-        // A chunk that is already here is handed over without suspending the reader: a
-        // suspension and a resumption per chunk cost more than the copy of a 64 KiB chunk.
-        if !Task.isCancelled, let (result, producerAction) = shared.withLock({ $0.state.nextIfReady() }) {
-            if let producerAction { producer(producerAction) }
-            return try result.get()
-        }
-        return try await withTaskCancellationHandler {
+        try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 perform(shared.withLock { $0.state.next(continuation) })
             }

@@ -87,23 +87,6 @@ package struct ResponseBodyState<Continuation> {
         return Action(reader: (waiting, deliverEnd()))
     }
 
-    /// The next chunk, or the end, when one is ready without waiting; nil when the reader must
-    /// wait (see ``next(_:)``). The producer action says whether the producer may go on.
-    mutating func nextIfReady() -> (result: Result<Data?, any Error>, producer: ProducerAction?)? {
-        if head < chunks.count {
-            let chunk = takeChunk()
-            if producerIsPaused, bufferedBytes < lowWater {
-                producerIsPaused = false
-                return (.success(chunk), .resume)
-            }
-            return (.success(chunk), nil)
-        }
-        switch end {
-        case .open: return nil
-        case .finished, .failed: return (deliverEnd(), nil)
-        }
-    }
-
     /// The reader asks for the next chunk: returns it at once, or keeps the continuation until
     /// one arrives (``Action/none``).
     mutating func next(_ continuation: Continuation) -> Action {
