@@ -21,6 +21,9 @@ extension URLSessionTransport {
     final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // @unchecked: the only state is behind the Locked below; NSObject itself is not Sendable.
         private let exchanges = Locked<[Int: Entry]>([:])
+        /// The queue the delegate's operations run on; kept here because an `OperationQueue`
+        /// does not keep its `underlyingQueue`, and the session keeps its delegate.
+        let queue = DispatchQueue(label: "Courier.URLSessionTransport.delegate")
         private let maximumResponseBytes: Int
         private let maximumHeaderBytes: Int
 

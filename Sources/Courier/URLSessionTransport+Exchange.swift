@@ -10,10 +10,12 @@ extension URLSessionTransport {
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
         let request: URLRequest
+        private let taskQueue: DispatchQueue
         private let state = Locked(ExchangeState<URLSessionDataTask, Continuation>())
 
-        init(request: URLRequest) {
+        init(request: URLRequest, taskQueue: DispatchQueue) {
             self.request = request
+            self.taskQueue = taskQueue
         }
 
         private var cancellationError: URLError {
@@ -22,12 +24,12 @@ extension URLSessionTransport {
 
         func start(_ task: URLSessionDataTask, continuation: Continuation) {
             let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
-            if cancelled { Self.cancelSoon(task) }
+            if cancelled { cancelSoon(task) }
             task.resume()
         }
 
         func cancel() {
-            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { Self.cancelSoon(task) }
+            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { cancelSoon(task) }
         }
 
         /// Keeps `data` unless the body would pass `limit`; past it, stops the task and drops
@@ -40,7 +42,7 @@ extension URLSessionTransport {
                     url: self.request.url
                 ))
             }
-            if let task { Self.cancelSoon(task) }
+            if let task { cancelSoon(task) }
         }
 
         /// Stops the task with `error` unless it was stopped already; the task to cancel, if any.
@@ -62,16 +64,12 @@ extension URLSessionTransport {
             continuation.resume(with: result.map { data, response in (data, Self.joiningCaseVariants(response)) })
         }
 
-        /// Cancels `task` from a thread of its own.
-        ///
-        /// FoundationNetworking's `cancel()` waits, with `DispatchQueue.sync`, for the session's
-        /// work queue, which stays busy for as long as a fast server keeps sending. Called on
-        /// the delegate queue it stopped the delivery of data, so the undelivered blocks piled
-        /// up (3.9 GB was measured for an endless body); called on a task's thread it took one
-        /// of the few threads that run every Swift task.
-        static func cancelSoon(_ task: URLSessionDataTask) {
-            DispatchQueue.global().async { task.cancel() }
+        /// Cancels `task` on the task queue, never where the caller is (see
+        /// ``URLSessionTransport/taskQueue`` for why).
+        private func cancelSoon(_ task: URLSessionDataTask) {
+            taskQueue.async { task.cancel() }
         }
+
         /// `response` with header names that differ only in letter case joined with ", " under
         /// one spelling, as `CurlTransport` joins them; itself when there are none.
         /// FoundationNetworking keeps such names apart, so `value(forHTTPHeaderField:)` would

@@ -42,18 +42,21 @@ extension URLSessionTransport {
     /// A transport made with ``init(session:)`` has no delegate of Courier's and buffers each
     /// body whole.
     public var streamingEngine: StreamingNetworking {
-        Self.streamingEngine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
     }
 
     static func streamingEngine(
-        session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+        session: URLSession, taskQueue: DispatchQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> StreamingNetworking {
         guard let delegate else {
-            return streamingNetworking(buffering: engine(session: session, delegate: nil, contentDecoding: contentDecoding))
+            return streamingNetworking(
+                buffering: engine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: contentDecoding)
+            )
         }
         return { request, upload in
             try await session.courierStream(
-                for: prepared(request, uploading: upload, contentDecoding: contentDecoding), uploading: upload, delegate: delegate
+                for: prepared(request, uploading: upload, contentDecoding: contentDecoding), uploading: upload,
+                taskQueue: taskQueue, delegate: delegate
             )
         }
     }
@@ -67,7 +70,7 @@ extension URLSession {
     /// FoundationNetworking reads in pieces as it sends; a stream is spooled to a file first
     /// (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
-        for request: URLRequest, uploading upload: UploadBody?, delegate: URLSessionTransport.SessionDelegate
+        for request: URLRequest, uploading upload: UploadBody?, taskQueue: DispatchQueue, delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, URLResponse) {
         var request = withSessionTimeout(request)
         // As in courierExchange: a task cancelled before it got here sends nothing.
@@ -88,14 +91,12 @@ extension URLSession {
                 file = written.file
             }
         }
-        let exchange = URLSessionTransport.StreamExchange(request: request, spool: spool, sendObserver: upload?.readObserver)
+        let exchange = URLSessionTransport.StreamExchange(request: request, taskQueue: taskQueue, spool: spool, sendObserver: upload?.readObserver)
         let (sent, uploadFile) = (request, file)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Creating and resuming a task wait, with `DispatchQueue.sync`, for the session's
-                // work queue, which stays busy while a fast server sends to another of its tasks:
-                // off the few threads that run every Swift task, as cancels are.
-                DispatchQueue.global().async {
+                // See `URLSessionTransport.taskQueue` for why tasks are made there.
+                taskQueue.async {
                     let task: URLSessionTask
                     if let uploadFile {
                         task = self.uploadTask(with: sent, fromFile: uploadFile)

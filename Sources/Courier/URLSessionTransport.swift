@@ -26,12 +26,22 @@ public struct URLSessionTransport: Sendable {
     /// Creates a transport with a session built from `configuration`.
     public init(configuration: Configuration = Configuration()) {
         let delegate = SessionDelegate(configuration: configuration)
-        self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: nil)
+        // Without a queue of its own, the delegate's operations wait for a thread of the
+        // global pool, which blocking work elsewhere in the process can fill; meanwhile
+        // FoundationNetworking keeps reading and queues every block it reads for the delegate.
+        let delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = delegate.queue
+        self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
         self.delegate = delegate
         self.configuration = configuration
-        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding))
+        let taskQueue = Self.makeTaskQueue()
+        self.taskQueue = taskQueue
+        layered = configuration.policies.apply(
+            to: Self.engine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        )
         layeredStreaming = configuration.policies.apply(
-            to: Self.streamingEngine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding)
+            to: Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
         )
     }
 
@@ -47,11 +57,34 @@ public struct URLSessionTransport: Sendable {
         self.session = session
         self.delegate = nil
         configuration = Configuration(contentDecoding: .all)
-        layered = configuration.policies.apply(to: Self.engine(session: session, delegate: nil, contentDecoding: .all))
-        layeredStreaming = configuration.policies.apply(to: Self.streamingEngine(session: session, delegate: nil, contentDecoding: .all))
+        let taskQueue = Self.makeTaskQueue()
+        self.taskQueue = taskQueue
+        layered = configuration.policies.apply(to: Self.engine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: .all))
+        layeredStreaming = configuration.policies.apply(
+            to: Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: .all)
+        )
     }
 
     let delegate: SessionDelegate?
+    /// Where tasks are created, resumed and cancelled.
+    ///
+    /// FoundationNetworking's `dataTask(with:)`, `resume()` and `cancel()` wait, with
+    /// `DispatchQueue.sync`, for the session's work queue, which stays busy for as long as a
+    /// fast server keeps sending:
+    /// - on the few threads that run every Swift task they stalled unrelated work;
+    /// - on the delegate queue, a cancel stopped the delivery of data, so undelivered blocks
+    ///   piled up;
+    /// - on `DispatchQueue.global()`, whose threads are as many as the cores, a cancel waited
+    ///   behind whatever else blocked there while an endless body filled memory at the speed
+    ///   of loopback.
+    ///
+    /// A serial queue of the session's own gets a thread whenever it has work, and the
+    /// session's work queue serialises these calls anyway.
+    let taskQueue: DispatchQueue
+
+    static func makeTaskQueue() -> DispatchQueue {
+        DispatchQueue(label: "Courier.URLSessionTransport.tasks")
+    }
     private let layered: Networking
     let layeredStreaming: StreamingNetworking
 
@@ -72,11 +105,17 @@ public struct URLSessionTransport: Sendable {
     /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
     /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
     /// it with ``layered(_:_:)`` or ``Policies/apply(to:)-(Networking)``.
-    public var engine: Networking { Self.engine(session: session, delegate: delegate, contentDecoding: configuration.contentDecoding) }
+    public var engine: Networking {
+        Self.engine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+    }
 
-    static func engine(session: URLSession, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding) -> Networking {
+    static func engine(
+        session: URLSession, taskQueue: DispatchQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+    ) -> Networking {
         { request in
-            try await session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), delegate: delegate)
+            try await session.courierExchange(
+                for: prepared(request, contentDecoding: contentDecoding), taskQueue: taskQueue, delegate: delegate
+            )
         }
     }
 
@@ -114,20 +153,19 @@ extension URLSession {
     /// promptly on every platform. With Courier's delegate the task's bytes go through it, so
     /// the body is bounded and redirects are left to the layers; without it, a completion
     /// handler collects the body.
-    func courierExchange(for request: URLRequest, delegate: URLSessionTransport.SessionDelegate?) async throws -> (Data, URLResponse) {
+    func courierExchange(
+        for request: URLRequest, taskQueue: DispatchQueue, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
         let request = withSessionTimeout(request)
         // A task cancelled before it got here sends nothing. Its cancellation would otherwise
-        // reach FoundationNetworking only through a global queue (see `Exchange.cancelSoon`),
-        // after `resume()` had already put the request on the wire.
+        // reach FoundationNetworking only through the task queue, after `resume()` had
+        // already put the request on the wire.
         try Task.checkCancellation(url: request.url)
-        let exchange = URLSessionTransport.Exchange(request: request)
+        let exchange = URLSessionTransport.Exchange(request: request, taskQueue: taskQueue)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Creating and resuming a task wait, with `DispatchQueue.sync`, for the session's
-                // work queue, which stays busy while a fast server sends to another of its tasks:
-                // on the few threads that run every Swift task, that stalled unrelated work (a
-                // 0.2 s deadline fired after 22 s). Off them, as cancels are.
-                DispatchQueue.global().async {
+                // See `URLSessionTransport.taskQueue` for why tasks are made there.
+                taskQueue.async {
                     let task: URLSessionDataTask
                     if let delegate {
                         task = self.dataTask(with: request)

@@ -78,10 +78,11 @@ final class HTTPSTestServer {
     }
 
     /// The first line written to `fd`, or nil at end of file or when `deadline` passes first.
-    /// Reads on a Dispatch thread so a slow interpreter start does not block the test's executor.
+    /// Reads on a serial queue of its own (which, unlike `DispatchQueue.global()`, gets a thread
+    /// even when the global pool is busy) so a slow interpreter start blocks no shared thread.
     private static func readLine(from fd: Int32, deadline: DispatchTime) async -> String? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            DispatchQueue(label: "HTTPSTestServer.readLine").async {
                 var bytes: [UInt8] = []
                 var byte: UInt8 = 0
                 while true {

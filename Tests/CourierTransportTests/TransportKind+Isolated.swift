@@ -27,9 +27,9 @@ extension TransportKind {
             let transport = URLSessionTransport(configuration: urlSession)
             defer {
                 // invalidateAndCancel waits for the session's work queue; off the threads that
-                // run Swift tasks, so a busy session cannot stall the rest of the suite.
+                // run Swift tasks and the global pool, so a busy session stalls nothing else.
                 let session = transport.session
-                DispatchQueue.global().async { session.invalidateAndCancel() }
+                DispatchQueue(label: "invalidating").async { session.invalidateAndCancel() }
             }
             return try await body(transport.networking)
         case .curl:
@@ -54,7 +54,7 @@ extension TransportKind {
             let transport = URLSessionTransport(configuration: configuration)
             defer {
                 let session = transport.session
-                DispatchQueue.global().async { session.invalidateAndCancel() }
+                DispatchQueue(label: "invalidating").async { session.invalidateAndCancel() }
             }
             return try await body(transport.streaming)
         case .curl:

@@ -129,9 +129,10 @@ import Testing
 }
 
 /// Runs `body`, which blocks (reading a child's output to its end, waiting for it to exit), on a
-/// dispatch queue: on one of the few threads that run Swift tasks it stalled every other test.
+/// serial queue of its own, which gets a thread of its own: on one of the few threads that run
+/// Swift tasks, or of `DispatchQueue.global()`, it stalled every other test.
 private func offTheTaskThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        DispatchQueue(label: "courierTests.blocking").async { continuation.resume(with: Result { try body() }) }
     }
 }
