@@ -32,6 +32,13 @@ extension URLSessionTransport {
             var challenged: HTTPURLResponse?
         }
 
+        /// Whether the session became invalid, and who waits for that.
+        private enum Invalidation {
+            case valid(waiters: [CheckedContinuation<Void, Never>])
+            case invalid
+        }
+        private let invalidationState = Locked(Invalidation.valid(waiters: []))
+
         private let decodesContent: Bool
 
         init(configuration: Configuration) {
@@ -42,6 +49,49 @@ extension URLSessionTransport {
 
         func register(_ exchange: any SessionExchange, for task: URLSessionTask) {
             exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange) }
+        }
+
+        /// Stops every exchange in flight with the error `error` makes for its URL; each ends
+        /// with it when its task completes.
+        func stopAll(with error: (URL?) -> URLError) {
+            let exchanges = exchanges.withLock { $0.values.map(\.exchange) }
+            for exchange in exchanges {
+                exchange.refuse(with: error(exchange.request.url))
+            }
+        }
+
+        /// Returns once the session is invalid and every exchange has ended.
+        func invalidation() async {
+            await withCheckedContinuation { continuation in
+                let isInvalid = invalidationState.withLock { state in
+                    guard case .valid(let waiters) = state else { return true }
+                    state = .valid(waiters: waiters + [continuation])
+                    return false
+                }
+                if isInvalid { continuation.resume() }
+            }
+        }
+
+        /// FoundationNetworking forgets the delegate right after this call, so an exchange whose
+        /// task has not reported its end by now never would: each ends here, with the error it
+        /// was stopped with (``stopAll(with:)``) or `URLError(.cancelled)`.
+        func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+            let left = exchanges.withLock { exchanges in
+                defer { exchanges = [:] }
+                return Array(exchanges.values)
+            }
+            for entry in left {
+                entry.exchange.complete(
+                    data: nil, response: nil, error: URLSessionTransport.shutDownError(url: entry.exchange.request.url),
+                    challenged: entry.challenged
+                )
+            }
+            let waiters = invalidationState.withLock { state -> [CheckedContinuation<Void, Never>] in
+                defer { state = .invalid }
+                guard case .valid(let waiters) = state else { return [] }
+                return waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
 
         private func exchange(for task: URLSessionTask) -> (any SessionExchange)? {

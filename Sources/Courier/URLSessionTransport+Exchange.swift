@@ -10,12 +10,12 @@ extension URLSessionTransport {
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
         let request: URLRequest
-        private let taskQueue: DispatchQueue
+        private let tasks: TaskQueue
         private let state = Locked(ExchangeState<URLSessionDataTask, Continuation>())
 
-        init(request: URLRequest, taskQueue: DispatchQueue) {
+        init(request: URLRequest, tasks: TaskQueue) {
             self.request = request
-            self.taskQueue = taskQueue
+            self.tasks = tasks
         }
 
         private var cancellationError: URLError {
@@ -64,10 +64,9 @@ extension URLSessionTransport {
             continuation.resume(with: result.map { data, response in (data, Self.joiningCaseVariants(response)) })
         }
 
-        /// Cancels `task` on the task queue, never where the caller is (see
-        /// ``URLSessionTransport/taskQueue`` for why).
+        /// Cancels `task` on the task queue, never where the caller is (see ``TaskQueue``).
         private func cancelSoon(_ task: URLSessionDataTask) {
-            taskQueue.async { task.cancel() }
+            tasks.cancel(task)
         }
 
         /// `response` with header names that differ only in letter case joined with ", " under

@@ -9,13 +9,13 @@ extension URLSessionTransport {
     /// The body is written as the delegate receives it and never paused (see
     /// ``StreamExchangeState`` for why FoundationNetworking's `suspend()` cannot be used), so
     /// the storage's pause and resume requests are ignored and only its cancel acts: the task is
-    /// cancelled on the session's task queue (see ``URLSessionTransport/taskQueue``).
+    /// cancelled on the session's ``TaskQueue``.
     final class StreamExchange: SessionExchange, Sendable {
         typealias Continuation = CheckedContinuation<(ResponseBody, URLResponse), any Error>
         private typealias State = StreamExchangeState<URLSessionTask, Continuation>
 
         let request: URLRequest
-        private let taskQueue: DispatchQueue
+        private let tasks: TaskQueue
         private let state = Locked(State())
         private let storage: ResponseBodyStorage
         /// The spooled request body, removed when the task ends.
@@ -24,11 +24,11 @@ extension URLSessionTransport {
         private let sendObserver: (@Sendable (Int64) -> Void)?
 
         init(
-            request: URLRequest, taskQueue: DispatchQueue, spool: UploadSpool?, sendObserver: (@Sendable (Int64) -> Void)? = nil,
+            request: URLRequest, tasks: TaskQueue, spool: UploadSpool?, sendObserver: (@Sendable (Int64) -> Void)? = nil,
             bufferSize: Int = ResponseBody.defaultBufferSize
         ) {
             self.request = request
-            self.taskQueue = taskQueue
+            self.tasks = tasks
             self.spool = spool
             self.sendObserver = sendObserver
             // The storage lives as long as the body's reader; it reaches this exchange weakly so
@@ -110,10 +110,9 @@ extension URLSessionTransport {
             if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
         }
 
-        /// Cancels `task` on the task queue, never where the caller is (see
-        /// ``URLSessionTransport/taskQueue`` for why).
+        /// Cancels `task` on the task queue, never where the caller is (see ``TaskQueue``).
         private func cancelSoon(_ task: URLSessionTask) {
-            taskQueue.async { task.cancel() }
+            tasks.cancel(task)
         }
     }
 

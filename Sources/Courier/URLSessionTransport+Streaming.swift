@@ -42,21 +42,21 @@ extension URLSessionTransport {
     /// A transport made with ``init(session:)`` has no delegate of Courier's and buffers each
     /// body whole.
     public var streamingEngine: StreamingNetworking {
-        Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        Self.streamingEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
     }
 
     static func streamingEngine(
-        session: URLSession, taskQueue: DispatchQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+        session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> StreamingNetworking {
         guard let delegate else {
             return streamingNetworking(
-                buffering: engine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: contentDecoding)
+                buffering: engine(session: session, tasks: tasks, delegate: nil, contentDecoding: contentDecoding)
             )
         }
         return { request, upload in
             try await session.courierStream(
                 for: prepared(request, uploading: upload, contentDecoding: contentDecoding), uploading: upload,
-                taskQueue: taskQueue, delegate: delegate
+                tasks: tasks, delegate: delegate
             )
         }
     }
@@ -70,7 +70,7 @@ extension URLSession {
     /// FoundationNetworking reads in pieces as it sends; a stream is spooled to a file first
     /// (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
-        for request: URLRequest, uploading upload: UploadBody?, taskQueue: DispatchQueue, delegate: URLSessionTransport.SessionDelegate
+        for request: URLRequest, uploading upload: UploadBody?, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, URLResponse) {
         var request = withSessionTimeout(request)
         // As in courierExchange: a task cancelled before it got here sends nothing.
@@ -91,12 +91,11 @@ extension URLSession {
                 file = written.file
             }
         }
-        let exchange = URLSessionTransport.StreamExchange(request: request, taskQueue: taskQueue, spool: spool, sendObserver: upload?.readObserver)
-        let (sent, uploadFile) = (request, file)
+        let exchange = URLSessionTransport.StreamExchange(request: request, tasks: tasks, spool: spool, sendObserver: upload?.readObserver)
+        let (sent, uploadFile, spooled) = (request, file, spool)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // See `URLSessionTransport.taskQueue` for why tasks are made there.
-                taskQueue.async {
+                tasks.start {
                     let task: URLSessionTask
                     if let uploadFile {
                         task = self.uploadTask(with: sent, fromFile: uploadFile)
@@ -105,6 +104,9 @@ extension URLSession {
                     }
                     delegate.register(exchange, for: task)
                     exchange.start(task, continuation: continuation)
+                } refuse: {
+                    spooled?.remove()
+                    continuation.resume(throwing: URLSessionTransport.shutDownError(url: sent.url))
                 }
             }
         } onCancel: {

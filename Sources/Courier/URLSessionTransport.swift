@@ -35,13 +35,13 @@ public struct URLSessionTransport: Sendable {
         self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
         self.delegate = delegate
         self.configuration = configuration
-        let taskQueue = Self.makeTaskQueue()
-        self.taskQueue = taskQueue
+        let tasks = TaskQueue()
+        self.tasks = tasks
         layered = configuration.policies.apply(
-            to: Self.engine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+            to: Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
         )
         layeredStreaming = configuration.policies.apply(
-            to: Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+            to: Self.streamingEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
         )
     }
 
@@ -57,34 +57,16 @@ public struct URLSessionTransport: Sendable {
         self.session = session
         self.delegate = nil
         configuration = Configuration(contentDecoding: .all)
-        let taskQueue = Self.makeTaskQueue()
-        self.taskQueue = taskQueue
-        layered = configuration.policies.apply(to: Self.engine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: .all))
+        let tasks = TaskQueue()
+        self.tasks = tasks
+        layered = configuration.policies.apply(to: Self.engine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all))
         layeredStreaming = configuration.policies.apply(
-            to: Self.streamingEngine(session: session, taskQueue: taskQueue, delegate: nil, contentDecoding: .all)
+            to: Self.streamingEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
         )
     }
 
     let delegate: SessionDelegate?
-    /// Where tasks are created, resumed and cancelled.
-    ///
-    /// FoundationNetworking's `dataTask(with:)`, `resume()` and `cancel()` wait, with
-    /// `DispatchQueue.sync`, for the session's work queue, which stays busy for as long as a
-    /// fast server keeps sending:
-    /// - on the few threads that run every Swift task they stalled unrelated work;
-    /// - on the delegate queue, a cancel stopped the delivery of data, so undelivered blocks
-    ///   piled up;
-    /// - on `DispatchQueue.global()`, whose threads are as many as the cores, a cancel waited
-    ///   behind whatever else blocked there while an endless body filled memory at the speed
-    ///   of loopback.
-    ///
-    /// A serial queue of the session's own gets a thread whenever it has work, and the
-    /// session's work queue serialises these calls anyway.
-    let taskQueue: DispatchQueue
-
-    static func makeTaskQueue() -> DispatchQueue {
-        DispatchQueue(label: "Courier.URLSessionTransport.tasks")
-    }
+    let tasks: TaskQueue
     private let layered: Networking
     let layeredStreaming: StreamingNetworking
 
@@ -106,15 +88,15 @@ public struct URLSessionTransport: Sendable {
     /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
     /// it with ``layered(_:_:)`` or ``Policies/apply(to:)-(Networking)``.
     public var engine: Networking {
-        Self.engine(session: session, taskQueue: taskQueue, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
     }
 
     static func engine(
-        session: URLSession, taskQueue: DispatchQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+        session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> Networking {
         { request in
             try await session.courierExchange(
-                for: prepared(request, contentDecoding: contentDecoding), taskQueue: taskQueue, delegate: delegate
+                for: prepared(request, contentDecoding: contentDecoding), tasks: tasks, delegate: delegate
             )
         }
     }
@@ -154,18 +136,17 @@ extension URLSession {
     /// the body is bounded and redirects are left to the layers; without it, a completion
     /// handler collects the body.
     func courierExchange(
-        for request: URLRequest, taskQueue: DispatchQueue, delegate: URLSessionTransport.SessionDelegate?
+        for request: URLRequest, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
         let request = withSessionTimeout(request)
         // A task cancelled before it got here sends nothing. Its cancellation would otherwise
         // reach FoundationNetworking only through the task queue, after `resume()` had
         // already put the request on the wire.
         try Task.checkCancellation(url: request.url)
-        let exchange = URLSessionTransport.Exchange(request: request, taskQueue: taskQueue)
+        let exchange = URLSessionTransport.Exchange(request: request, tasks: tasks)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // See `URLSessionTransport.taskQueue` for why tasks are made there.
-                taskQueue.async {
+                tasks.start {
                     let task: URLSessionDataTask
                     if let delegate {
                         task = self.dataTask(with: request)
@@ -176,6 +157,8 @@ extension URLSession {
                         }
                     }
                     exchange.start(task, continuation: continuation)
+                } refuse: {
+                    continuation.resume(throwing: URLSessionTransport.shutDownError(url: request.url))
                 }
             }
         } onCancel: {

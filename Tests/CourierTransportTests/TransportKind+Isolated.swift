@@ -25,13 +25,9 @@ extension TransportKind {
         switch self {
         case .urlSession:
             let transport = URLSessionTransport(configuration: urlSession)
-            defer {
-                // invalidateAndCancel waits for the session's work queue; off the threads that
-                // run Swift tasks and the global pool, so a busy session stalls nothing else.
-                let session = transport.session
-                DispatchQueue(label: "invalidating").async { session.invalidateAndCancel() }
-            }
-            return try await body(transport.networking)
+            let result = await Result(catching: { try await body(transport.networking) })
+            await transport.shutdown()
+            return try result.get()
         case .curl:
             let transport = try CurlTransport(configuration: curl)
             let result = await Result(catching: { try await body(transport.networking) })
@@ -52,11 +48,9 @@ extension TransportKind {
             var configuration = URLSessionTransport.Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost)
             configuration.policies = policies
             let transport = URLSessionTransport(configuration: configuration)
-            defer {
-                let session = transport.session
-                DispatchQueue(label: "invalidating").async { session.invalidateAndCancel() }
-            }
-            return try await body(transport.streaming)
+            let result = await Result(catching: { try await body(transport.streaming) })
+            await transport.shutdown()
+            return try result.get()
         case .curl:
             var configuration = CurlTransport.Configuration()
             configuration.policies = policies

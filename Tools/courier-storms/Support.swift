@@ -124,11 +124,10 @@ final class Subject: Sendable {
         }
     }
 
-    /// Curl: waits until everything is released. URLSession has no such call; invalidating the
-    /// session is the nearest.
+    /// Waits until everything is released.
     func shutdown() async {
         if let curl { await curl.shutdown() }
-        session?.session.invalidateAndCancel()
+        if let session { await session.shutdown() }
     }
 
     /// Curl's handle counts, or nil for URLSession.
