@@ -8,7 +8,8 @@ import Foundation
 
 // Drives CurlTransport through every path that touches libcurl memory (GETs, bodies, gzip,
 // redirects, cancellation, timeouts, refused connections, size limits, shutdown with requests in
-// flight, transports created and released) against the test server, for valgrind.
+// flight, transports created and released, streaming both ways with pauses) against the test
+// server, for valgrind.
 //
 // The server runs in another process, so that memcheck judges the client alone: SwiftNIO's
 // HTTP parser (llhttp) branches on bytes memcheck considers uninitialised, hundreds of times a
@@ -247,10 +248,105 @@ func run(server: Server, refusing: Server) async throws -> Tally {
 
     clock.lap("transports loop")
 
+    try await streamingPhase(server: server, tally: &tally)
+
+    clock.lap("streaming")
+
     // Returns once the transport's thread has released everything, so the leak report sees
     // the end state, not a thread mid-cleanup.
     await transport.shutdown()
     return tally
+}
+
+/// Streamed bodies both ways, on a transport whose readers' buffers are small, so libcurl pauses
+/// and resumes transfers: a body read slower than it arrives, trailers, a body dropped mid-way,
+/// uploads from an `AsyncSequence`, an `InputStream` and a file, and a download to a file.
+func streamingPhase(server: Server, tally: inout Tally) async throws {
+    var configuration = CurlTransport.Configuration()
+    configuration.streamBufferSize = 64 * 1024
+    let transport = try CurlTransport(configuration: configuration)
+    let size = 2 * 1_048_576
+
+    do {
+        let (body, _) = try await transport.stream(for: get(server.url("/bytes/\(size)")))
+        var received = Data()
+        for try await chunk in body {
+            received.append(chunk)
+            // Slower than loopback for the first half: the buffer fills and the transfer pauses.
+            if received.count < size / 2 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        tally.expect(received == TestServer.deterministicBytes(count: size), "slow reader: \(received.count) bytes")
+    } catch {
+        tally.expect(false, "slow reader: \(error)")
+    }
+
+    do {
+        let (body, _) = try await transport.stream(for: get(server.url("/trailers")))
+        let text = try await body.collect(upTo: 1000)
+        tally.expect(
+            text == Data("hello world".utf8) && body.trailerFields["X-Checksum"] == "5eb63bbe",
+            "trailers: \(text.count) bytes, \(body.trailerFields)"
+        )
+    } catch {
+        tally.expect(false, "trailers: \(error)")
+    }
+
+    // Dropped after its first chunk: the transfer of a 1 GiB body must end, not run on.
+    for round in 0..<5 {
+        do {
+            let (body, _) = try await transport.stream(for: get(server.url("/zeros/1073741824")))
+            var iterator = body.makeAsyncIterator()
+            let first = try await iterator.next()
+            tally.expect(first?.isEmpty == false, "dropped body \(round): no first chunk")
+        } catch {
+            tally.expect(false, "dropped body \(round): \(error)")
+        }
+    }
+
+    let pieces = (0..<40).map { TestServer.deterministicBytes(count: 16_384, seed: UInt64($0)) }
+    let chunks = AsyncStream<Data> { continuation in
+        for piece in pieces { continuation.yield(piece) }
+        continuation.finish()
+    }
+    let sinkBytes = { (data: Data) in (try? JSONDecoder().decode([String: Int].self, from: data))?["bytes"] }
+    do {
+        let (body, _) = try await transport.stream(for: post(server.url("/sink"), body: Data()), uploading: .stream(chunks))
+        let answer = try await body.collect(upTo: 10_000)
+        tally.expect(sinkBytes(answer) == 40 * 16_384, "upload from a sequence: \(String(decoding: answer, as: UTF8.self))")
+    } catch {
+        tally.expect(false, "upload from a sequence: \(error)")
+    }
+
+    do {
+        var request = URLRequest(url: server.url("/sink"))
+        request.httpMethod = "PUT"
+        request.httpBodyStream = InputStream(data: TestServer.deterministicBytes(count: 300_000))
+        let (answer, _) = try await transport.data(for: request)
+        tally.expect(sinkBytes(answer) == 300_000, "upload from an InputStream: \(String(decoding: answer, as: UTF8.self))")
+    } catch {
+        tally.expect(false, "upload from an InputStream: \(error)")
+    }
+
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-valgrind-probe-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: file) }
+    do {
+        try TestServer.deterministicBytes(count: size).write(to: file)
+        let (answer, _) = try await transport.upload(for: post(server.url("/sink"), body: Data()), fromFile: file)
+        tally.expect(sinkBytes(answer) == size, "upload from a file: \(String(decoding: answer, as: UTF8.self))")
+    } catch {
+        tally.expect(false, "upload from a file: \(error)")
+    }
+
+    do {
+        let (downloaded, _) = try await transport.download(for: get(server.url("/bytes/\(size)")))
+        defer { try? FileManager.default.removeItem(at: downloaded) }
+        let written = try Data(contentsOf: downloaded)
+        tally.expect(written == TestServer.deterministicBytes(count: size), "download: \(written.count) bytes")
+    } catch {
+        tally.expect(false, "download: \(error)")
+    }
+
+    await transport.shutdown()
 }
 
 /// Runs the requests against the servers `arguments` name, or against servers started in this
