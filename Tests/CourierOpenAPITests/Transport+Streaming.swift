@@ -23,22 +23,19 @@ extension Transport: CustomTestStringConvertible {
 
     /// The engine's streaming entry point with its policies, one transport per kind for the
     /// whole process.
-    ///
-    /// URLSessionTransport has no such entry point yet, so it is adapted from its buffered
-    /// `networking`: bodies arrive whole and uploads are collected before they go out, while
-    /// everything this module converts (fields, lengths, chunks, errors) is still exercised.
     var streaming: StreamingNetworking {
         get throws {
             switch self {
-            case .urlSession: streamingNetworking(buffering: Self.sharedURLSession.networking)
+            case .urlSession: Self.sharedURLSession.streaming
             case .curl: try Self.sharedCurl.get().streaming
             }
         }
     }
 
-    /// Whether ``streaming`` delivers a body as it arrives and sends an upload as it is
-    /// produced, rather than buffering both.
-    var streamsBodies: Bool { self == .curl }
+    /// Whether an upload of unknown length goes out chunked as it is produced. URLSession's
+    /// engine writes it to a temporary file first and sends that with its `Content-Length`,
+    /// since FoundationNetworking ends a body stream at the first read that finds nothing.
+    var sendsUploadsAsProduced: Bool { self == .curl }
 
     /// The generated client over this transport, talking to `server`.
     func client(for server: TestServer, middlewares: [any ClientMiddleware] = []) throws -> Client {
