@@ -31,6 +31,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     ///
     /// Kinds are `Equatable`; ``==(_:_:)`` says what it compares for the two kinds that carry
     /// an error, ``decoding(_:)`` and ``transport(_:)``.
+    ///
+    /// The cases are a closed set, so an exhaustive `switch` stays valid: they are the stages
+    /// of one call (building, sending, the status, decoding), and Courier adds none before 2.0.
+    /// A status without a case of its own, such as 429, arrives as
+    /// ``otherClientError(statusCode:)`` or ``otherServerError(statusCode:)``; new detail about a
+    /// failure goes into the error a case carries.
     public enum Kind: Sendable {
         /// 400 Bad Request.
         case badRequest

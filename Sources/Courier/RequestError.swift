@@ -5,6 +5,10 @@ import Foundation
 /// Courier never crashes on a bad URL, method or header: building a `URLRequest` from a
 /// ``Request`` throws this error, and both transports throw it for a `URLRequest` that would put
 /// malformed bytes on the wire.
+///
+/// The cases are a closed set, one per part of a request (URL, base URL, scheme, method,
+/// header, body, timeout), so an exhaustive `switch` stays valid: Courier adds none before 2.0,
+/// and a new rule about a part says why in that case's payload, as `reason` does for headers.
 public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text could not be parsed as a URL, or the URL built from it has no host.
     case invalidURL(String)
