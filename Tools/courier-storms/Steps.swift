@@ -133,13 +133,8 @@ struct Steps {
                 "\(kind.rawValue) cancel storm: stalled upload producers released", producers == 0,
                 "\(producers) still alive", bound: "0"
             )
-            verdicts.check(
-                "\(kind.rawValue) cancel storm: descriptors", afterDescriptors <= descriptors + descriptorTolerance,
-                "\(descriptors) before, \(afterDescriptors) after", bound: "≤ before + \(descriptorTolerance)"
-            )
-            verdicts.check(
-                "\(kind.rawValue) cancel storm: threads", afterThreads <= threads + threadTolerance,
-                "\(threads) before, \(afterThreads) after", bound: "≤ before + \(threadTolerance)"
+            checkBaseline(
+                "\(kind.rawValue) cancel storm", descriptors: (descriptors, afterDescriptors), threads: (threads, afterThreads)
             )
             if let handles = subject.handles {
                 verdicts.check(
@@ -166,6 +161,18 @@ struct Steps {
             name: "\(kind.rawValue) cancel storm, phases \(phases) in a child process",
             arguments: ["--step", "1", "--transport", kind.rawValue, "--scale", String(scale)] + phases.flatMap { ["--phase", String($0)] },
             limit: .seconds(90), verdicts: verdicts
+        )
+    }
+
+    /// Checks that a step left descriptors and threads within their tolerances of `before`.
+    func checkBaseline(_ step: String, descriptors: (before: Int, after: Int), threads: (before: Int, after: Int)) {
+        verdicts.check(
+            "\(step): descriptors", descriptors.after <= descriptors.before + descriptorTolerance,
+            "\(descriptors.before) before, \(descriptors.after) after", bound: "≤ before + \(descriptorTolerance)"
+        )
+        verdicts.check(
+            "\(step): threads", threads.after <= threads.before + threadTolerance,
+            "\(threads.before) before, \(threads.after) after", bound: "≤ before + \(threadTolerance)"
         )
     }
 
@@ -236,13 +243,8 @@ struct Steps {
                 "\(kind.rawValue) transports: every lifetime ended", run.returned == count,
                 "\(run.returned)/\(count)", bound: "all, within 240 s"
             )
-            verdicts.check(
-                "\(kind.rawValue) transports: descriptors", afterDescriptors <= descriptors + descriptorTolerance,
-                "\(descriptors) before, \(afterDescriptors) after", bound: "≤ before + \(descriptorTolerance)"
-            )
-            verdicts.check(
-                "\(kind.rawValue) transports: threads", afterThreads <= threads + threadTolerance,
-                "\(threads) before, \(afterThreads) after", bound: "≤ before + \(threadTolerance)"
+            checkBaseline(
+                "\(kind.rawValue) transports", descriptors: (descriptors, afterDescriptors), threads: (threads, afterThreads)
             )
         }
     }
