@@ -8,22 +8,23 @@ extension URLSessionTransport {
     public struct Configuration: Sendable {
         /// Which content codings the engine asks for and decodes.
         ///
-        /// FoundationNetworking has libcurl decode every coding it knows inside one call, while
-        /// the session's delegate gets the decoded blocks later, on its own queue: neither
-        /// cancelling nor pausing the task reaches libcurl before a whole burst is decoded, so a
-        /// compression bomb of a few megabytes grows the process by gigabytes whatever limit is
-        /// set. Bodies without content coding have no such problem: the engine stops them at
-        /// ``Policies/maximumResponseBytes``.
+        /// FoundationNetworking has libcurl decode every coding it knows, a whole burst inside one
+        /// call, and hands the decoded blocks to the session's delegate later, on its own queue.
+        /// Courier counts the decoded bytes as they arrive and, past
+        /// ``Policies/maximumResponseBytes``, fails the request with
+        /// `URLError(.dataLengthExceedsMaximum)` at once and cancels the task; but the cancel
+        /// reaches libcurl only once it has finished the burst it is decoding, so a compression
+        /// bomb keeps one of FoundationNetworking's threads busy for a while after the caller has
+        /// its error (measured: see the README's hostile-server figures). `CurlTransport` stops
+        /// decoding at the limit itself.
         public enum ContentDecoding: Sendable, Equatable {
             /// Requests ask for `Accept-Encoding: identity` unless they set the header
-            /// themselves, and a response that arrives encoded anyway is refused at its head,
-            /// before any of its body is decoded, with `URLError(.cannotDecodeContentData)`.
-            /// The default: memory stays bounded whatever a server sends.
+            /// themselves, and a response that arrives encoded anyway is refused at its head
+            /// with `URLError(.cannotDecodeContentData)`, before any of its body is decoded:
+            /// for servers whose compressed answers you do not want decoded at all.
             case identityOnly
-            /// FoundationNetworking's own behaviour: gzip, deflate, br and zstd are asked for
-            /// and decoded. The body limit still fails the request, but only after the decoded
-            /// bytes have been produced; use it for servers you trust, or use `CurlTransport`,
-            /// which stops a bomb at the limit.
+            /// The default, and URLSession's own behaviour: gzip, deflate, br and zstd are asked
+            /// for and decoded, within ``Policies/maximumResponseBytes`` of decoded bytes.
             case all
         }
 
@@ -50,8 +51,7 @@ extension URLSessionTransport {
         /// Redirects, limits, the total deadline and the other policies both transports share.
         /// The limits are enforced while receiving; the rest are layers over this engine.
         public var policies: Policies
-        /// Which content codings are asked for and decoded; ``ContentDecoding/identityOnly``
-        /// unless asked, so that memory stays bounded.
+        /// Which content codings are asked for and decoded; ``ContentDecoding/all`` unless asked.
         public var contentDecoding: ContentDecoding
 
         /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
@@ -62,7 +62,7 @@ extension URLSessionTransport {
             cookies: CookiePolicy = .none,
             additionalHeaders: [String: String] = [:],
             policies: Policies = Policies(),
-            contentDecoding: ContentDecoding = .identityOnly
+            contentDecoding: ContentDecoding = .all
         ) {
             self.timeoutIntervalForRequest = timeoutIntervalForRequest
             self.timeoutIntervalForResource = timeoutIntervalForResource

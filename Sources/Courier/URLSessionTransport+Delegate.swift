@@ -8,10 +8,11 @@ extension URLSessionTransport {
     ///
     /// - Redirects are never followed here: the 3xx becomes the task's response, and
     ///   ``followingRedirects(_:)`` above the engine decides.
-    /// - Bodies are counted as they arrive; past ``Policies/maximumResponseBytes`` the task is
-    ///   cancelled and what it kept is dropped. A declared `Content-Length` over the limit (for a
-    ///   body without content coding) or a header block over ``Policies/maximumHeaderBytes`` is
-    ///   refused at the response, before any of the body is read.
+    /// - Bodies are counted as they arrive, decoded; past ``Policies/maximumResponseBytes`` the
+    ///   caller gets the error at once, the task is cancelled and what it kept is dropped. A
+    ///   declared `Content-Length` over the limit (for a body without content coding) or a header
+    ///   block over ``Policies/maximumHeaderBytes`` is refused at the response.
+    /// - A request's idle timeout with a fraction of a second is kept here (``IdleTimeout``).
     /// - With ``Configuration/ContentDecoding/identityOnly``, an encoded response is refused at
     ///   its head.
     /// - A `401` carrying `WWW-Authenticate` never completes its task in FoundationNetworking
@@ -30,14 +31,16 @@ extension URLSessionTransport {
         private struct Entry {
             var exchange: any SessionExchange
             var challenged: HTTPURLResponse?
+            /// The idle timeout FoundationNetworking cannot keep itself, if the request has one.
+            var idleTimeout: IdleTimeout?
         }
 
-        /// Whether the session became invalid, and who waits for that.
+        /// Whether the session became invalid, and who waits for that, by number.
         private enum Invalidation {
-            case valid(waiters: [CheckedContinuation<Void, Never>])
+            case valid(waiters: [Int: CheckedContinuation<Void, Never>], next: Int)
             case invalid
         }
-        private let invalidationState = Locked(Invalidation.valid(waiters: []))
+        private let invalidationState = Locked(Invalidation.valid(waiters: [:], next: 0))
 
         private let decodesContent: Bool
 
@@ -47,28 +50,42 @@ extension URLSessionTransport {
             decodesContent = configuration.contentDecoding == .all
         }
 
-        func register(_ exchange: any SessionExchange, for task: URLSessionTask) {
-            exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange) }
+        /// Hands `task`'s events to `exchange` from now on; each restarts `idleTimeout`, which
+        /// is cancelled when the task ends.
+        func register(_ exchange: any SessionExchange, for task: URLSessionTask, idleTimeout: IdleTimeout?) {
+            exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange, idleTimeout: idleTimeout) }
         }
 
-        /// Stops every exchange in flight with the error `error` makes for its URL; each ends
-        /// with it when its task completes.
+        /// Stops every exchange in flight with the error `error` makes for its URL.
         func stopAll(with error: (URL?) -> URLError) {
             let exchanges = exchanges.withLock { $0.values.map(\.exchange) }
             for exchange in exchanges {
-                exchange.refuse(with: error(exchange.request.url))
+                exchange.stop(with: error(exchange.request.url))
             }
         }
 
-        /// Returns once the session is invalid and every exchange has ended.
-        func invalidation() async {
+        /// Returns once the session is invalid and every task has reported its end, or once
+        /// `limit` has passed, whichever comes first.
+        func invalidation(within limit: Duration) async {
             await withCheckedContinuation { continuation in
-                let isInvalid = invalidationState.withLock { state in
-                    guard case .valid(let waiters) = state else { return true }
-                    state = .valid(waiters: waiters + [continuation])
-                    return false
+                let waiter = invalidationState.withLock { state -> Int? in
+                    guard case .valid(var waiters, let next) = state else { return nil }
+                    waiters[next] = continuation
+                    state = .valid(waiters: waiters, next: next + 1)
+                    return next
                 }
-                if isInvalid { continuation.resume() }
+                guard let waiter else { return continuation.resume() }
+                let wait = DispatchTimeInterval.nanoseconds(Int(limit.components.seconds) * 1_000_000_000 + Int(limit.components.attoseconds / 1_000_000_000))
+                URLSessionTransport.timerQueue.asyncAfter(deadline: .now() + wait) { [invalidationState] in
+                    let expired = invalidationState.withLock { state -> CheckedContinuation<Void, Never>? in
+                        guard case .valid(var waiters, let next) = state, let continuation = waiters.removeValue(forKey: waiter) else {
+                            return nil
+                        }
+                        state = .valid(waiters: waiters, next: next)
+                        return continuation
+                    }
+                    expired?.resume()
+                }
             }
         }
 
@@ -81,6 +98,7 @@ extension URLSessionTransport {
                 return Array(exchanges.values)
             }
             for entry in left {
+                entry.idleTimeout?.cancel()
                 entry.exchange.complete(
                     data: nil, response: nil, error: URLSessionTransport.shutDownError(url: entry.exchange.request.url),
                     challenged: entry.challenged
@@ -88,14 +106,18 @@ extension URLSessionTransport {
             }
             let waiters = invalidationState.withLock { state -> [CheckedContinuation<Void, Never>] in
                 defer { state = .invalid }
-                guard case .valid(let waiters) = state else { return [] }
-                return waiters
+                guard case .valid(let waiters, _) = state else { return [] }
+                return Array(waiters.values)
             }
             for waiter in waiters { waiter.resume() }
         }
 
+        /// The exchange `task` reports to, after restarting its idle clock: every event is
+        /// activity on the wire.
         private func exchange(for task: URLSessionTask) -> (any SessionExchange)? {
-            exchanges.withLock { $0[task.taskIdentifier]?.exchange }
+            let entry = exchanges.withLock { $0[task.taskIdentifier] }
+            entry?.idleTimeout?.touch()
+            return entry?.exchange
         }
 
         func urlSession(
@@ -114,12 +136,11 @@ extension URLSessionTransport {
             didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
-            // FoundationNetworking pauses the transfer until this handler is called, so a refusal
-            // here costs none of the body.
+            // FoundationNetworking ignores the disposition and goes on receiving: the refusal
+            // must cancel the task itself, and reaches the caller at once.
             if let http = response as? HTTPURLResponse, let refusal = refusal(of: http),
                let exchange = exchange(for: dataTask) {
-                exchange.refuse(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
-                // The transfer is paused until this handler runs, so .cancel stops it at once.
+                exchange.stop(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
                 completionHandler(.cancel)
                 return
             }
@@ -169,6 +190,7 @@ extension URLSessionTransport {
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             guard let entry = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            entry.idleTimeout?.cancel()
             entry.exchange.complete(data: nil, response: task.response, error: error, challenged: entry.challenged)
         }
 

@@ -23,35 +23,29 @@ extension URLSessionTransport {
         }
 
         func start(_ task: URLSessionDataTask, continuation: Continuation) {
-            let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
-            if cancelled { cancelSoon(task) }
+            let stop = state.withLock { $0.start(task, continuation: continuation) }
             task.resume()
+            perform(stop)
         }
 
         func cancel() {
-            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { cancelSoon(task) }
+            perform(state.withLock { $0.stop(with: cancellationError) })
         }
 
-        /// Keeps `data` unless the body would pass `limit`; past it, stops the task and drops
-        /// what it kept.
+        /// Keeps `data` unless the body would pass `limit`; past it, answers the caller and
+        /// stops the task.
         func append(_ data: Data, limit: Int) {
-            let task = state.withLock { state in
+            perform(state.withLock { state in
                 state.receive(data, limit: limit, error: URLError(
                     .dataLengthExceedsMaximum,
                     "the decoded body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
                     url: self.request.url
                 ))
-            }
-            if let task { cancelSoon(task) }
+            })
         }
 
-        /// Stops the task with `error` unless it was stopped already; the task to cancel, if any.
-        func stop(with error: URLError) -> URLSessionDataTask? {
-            state.withLock { $0.stop(with: error) }
-        }
-
-        func refuse(with error: URLError) {
-            _ = stop(with: error)
+        func stop(with error: URLError) {
+            perform(state.withLock { $0.stop(with: error) })
         }
 
         /// The head matters only with the body, at completion.
@@ -64,9 +58,12 @@ extension URLSessionTransport {
             continuation.resume(with: result.map { data, response in (data, Self.joiningCaseVariants(response)) })
         }
 
-        /// Cancels `task` on the task queue, never where the caller is (see ``TaskQueue``).
-        private func cancelSoon(_ task: URLSessionDataTask) {
-            tasks.cancel(task)
+        /// Answers the caller at once and cancels the task on the task queue, never where the
+        /// caller is (see ``TaskQueue``); what FoundationNetworking reports afterwards is dropped.
+        private func perform(_ stop: ExchangeState<URLSessionDataTask, Continuation>.Stop?) {
+            guard let stop else { return }
+            tasks.cancel(stop.task)
+            stop.continuation.resume(throwing: stop.error)
         }
 
         /// `response` with header names that differ only in letter case joined with ", " under

@@ -8,8 +8,10 @@ extension URLSessionTransport {
     /// ``StreamExchange``, which share the delegate's limits and refusals.
     protocol SessionExchange: AnyObject, Sendable {
         var request: URLRequest { get }
-        /// The head is refused with `error`; the delegate cancels the task itself.
-        func refuse(with error: URLError)
+        /// Stops the exchange with `error` (a refusal of the head, the idle timeout, a
+        /// shutdown): whoever waits gets it at once, and the task is cancelled. Does nothing
+        /// once the exchange has ended or was stopped already.
+        func stop(with error: URLError)
         /// The head arrived and was allowed.
         func receive(_ response: URLResponse)
         /// Body bytes arrived; the body may have `limit` bytes at most.

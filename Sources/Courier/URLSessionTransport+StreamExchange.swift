@@ -47,18 +47,18 @@ extension URLSessionTransport {
         }
 
         func start(_ task: URLSessionTask, continuation: Continuation) {
-            let cancelled = state.withLock { $0.start(task, continuation: continuation, cancellation: cancellationError) }
-            if cancelled { cancelSoon(task) }
+            let stop = state.withLock { $0.start(task, continuation: continuation) }
             task.resume()
+            perform(stop)
         }
 
         /// The caller stopped waiting for the head.
         func cancel() {
-            if let task = state.withLock({ $0.cancel(with: cancellationError) }) { cancelSoon(task) }
+            perform(state.withLock { $0.cancel(with: cancellationError) })
         }
 
-        func refuse(with error: URLError) {
-            _ = state.withLock { $0.stop(with: error) }
+        func stop(with error: URLError) {
+            perform(state.withLock { $0.stop(with: error) })
         }
 
         func receive(_ response: URLResponse) {
@@ -110,7 +110,21 @@ extension URLSessionTransport {
             if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
         }
 
-        /// Cancels `task` on the task queue, never where the caller is (see ``TaskQueue``).
+        /// Answers the caller, or fails the body, at once and cancels the task on the task
+        /// queue, never where the caller is (see ``TaskQueue``).
+        private func perform(_ stop: State.Stop?) {
+            switch stop {
+            case .answer(let continuation, let error, let task):
+                cancelSoon(task)
+                continuation.resume(throwing: error)
+            case .failBody(let error, let task):
+                cancelSoon(task)
+                storage.fail(error)
+            case nil:
+                break
+            }
+        }
+
         private func cancelSoon(_ task: URLSessionTask) {
             tasks.cancel(task)
         }

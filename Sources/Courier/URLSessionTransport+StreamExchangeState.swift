@@ -8,7 +8,9 @@ extension URLSessionTransport {
     /// ``StreamExchange`` that holds it under a lock does only that.
     ///
     /// The caller waits for the head only; once it arrives the continuation leaves the state and
-    /// the body is written to a ``ResponseBodyStorage`` until the task completes. The awaiting
+    /// the body is written to a ``ResponseBodyStorage`` until the task completes. A task stopped
+    /// early answers at once, the caller or the body's reader, without waiting for
+    /// FoundationNetworking to report the task's end (see ``ExchangeState``). The awaiting
     /// task, the body's reader and the session's delegate queue send events in any order; the
     /// continuation leaves the state in the one transition that resumes it, and the task is
     /// cancelled at most once. Generic over the task and the continuation so every order is
@@ -23,10 +25,11 @@ extension URLSessionTransport {
     struct StreamExchangeState<Task, Continuation> {
         private enum State {
             case created
-            /// Cancelled before the task existed; ``start(_:continuation:cancellation:)`` stops it.
-            case cancelledEarly
-            /// The task runs and the caller waits for the head; `stop` is why it was stopped.
-            case awaitingHead(Task, Continuation, stop: URLError?)
+            /// Stopped before the task existed (cancelled, or idle too long waiting for it);
+            /// ``start(_:continuation:)`` stops the task at once.
+            case stoppedEarly(URLError)
+            /// The task runs and the caller waits for the head.
+            case awaitingHead(Task, Continuation)
             case streaming(Task, Body)
             case finished
         }
@@ -47,6 +50,14 @@ extension URLSessionTransport {
             case overflow(URLError, Task)
         }
 
+        /// What stopping the exchange asks for.
+        enum Stop {
+            /// The caller waits for the head: answer it with the error now, and cancel the task.
+            case answer(Continuation, URLError, Task)
+            /// The body is being read: fail it with the error, and cancel the task.
+            case failBody(URLError, Task)
+        }
+
         /// How the task's end reaches the caller.
         enum Completion {
             /// No head was delivered: the caller gets this result.
@@ -57,41 +68,53 @@ extension URLSessionTransport {
 
         private var state = State.created
 
-        /// The task exists and the caller waits for the head; true when the task must be
-        /// cancelled at once because the caller was cancelled before.
-        mutating func start(_ task: Task, continuation: Continuation, cancellation: URLError) -> Bool {
-            let cancelled = if case .cancelledEarly = state { true } else { false }
-            state = .awaitingHead(task, continuation, stop: cancelled ? cancellation : nil)
-            return cancelled
+        /// The task exists and the caller waits for the head; a stop when the exchange was
+        /// stopped before.
+        mutating func start(_ task: Task, continuation: Continuation) -> Stop? {
+            if case .stoppedEarly(let error) = state {
+                state = .finished
+                return .answer(continuation, error, task)
+            }
+            state = .awaitingHead(task, continuation)
+            return nil
         }
 
-        /// The caller was cancelled while it waited for the head; the task to cancel, if one
-        /// runs. Once the head was delivered the caller's task no longer owns the transfer (the
-        /// body's reader does), so this does nothing.
-        mutating func cancel(with error: URLError) -> Task? {
+        /// The caller was cancelled while it waited for the head; what to stop, if a task runs.
+        /// Once the head was delivered the caller's task no longer owns the transfer (the body's
+        /// reader does), so this does nothing.
+        mutating func cancel(with error: URLError) -> Stop? {
             switch state {
-            case .created:
-                state = .cancelledEarly
-                return nil
-            case .awaitingHead:
+            case .created, .awaitingHead:
                 return stop(with: error)
-            case .cancelledEarly, .streaming, .finished:
+            case .stoppedEarly, .streaming, .finished:
                 return nil
             }
         }
 
-        /// Stops the task before its head with `error` (a refusal, or the caller's cancel); the
-        /// task to cancel, if any. The first reason wins.
-        mutating func stop(with error: URLError) -> Task? {
-            guard case .awaitingHead(let task, let continuation, nil) = state else { return nil }
-            state = .awaitingHead(task, continuation, stop: error)
-            return task
+        /// Stops the exchange with `error` (a refusal, the caller's cancel, the idle timeout, a
+        /// shutdown) unless it was stopped already: the first reason wins. Before the task
+        /// exists, the stop waits for ``start(_:continuation:)``.
+        mutating func stop(with error: URLError) -> Stop? {
+            switch state {
+            case .created:
+                state = .stoppedEarly(error)
+                return nil
+            case .awaitingHead(let task, let continuation):
+                state = .finished
+                return .answer(continuation, error, task)
+            case .streaming(let task, var body) where body.stop == nil:
+                body.stop = error
+                state = .streaming(task, body)
+                return .failBody(error, task)
+            case .stoppedEarly, .streaming, .finished:
+                return nil
+            }
         }
 
         /// The head arrived and was allowed: the continuation to resume with it, unless the
         /// task was stopped already.
         mutating func receiveHead() -> Continuation? {
-            guard case .awaitingHead(let task, let continuation, nil) = state else { return nil }
+            guard case .awaitingHead(let task, let continuation) = state else { return nil }
             state = .streaming(task, Body())
             return continuation
         }
@@ -123,12 +146,10 @@ extension URLSessionTransport {
             response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?, request: URLRequest
         ) -> Completion? {
             switch state {
-            case .awaitingHead(_, let continuation, let stop):
+            case .awaitingHead(_, let continuation):
                 state = .finished
                 let result: Result<URLResponse, any Error> =
-                    if let stop {
-                        .failure(stop)
-                    } else if let challenged {
+                    if let challenged {
                         .success(challenged)
                     } else if let error {
                         .failure(URLError.translated(error, request: request))
@@ -144,7 +165,7 @@ extension URLSessionTransport {
                 state = .finished
                 if let stop = body.stop { return .endBody(stop) }
                 return .endBody(error.map { URLError.translated($0, request: request) })
-            case .created, .cancelledEarly, .finished:
+            case .created, .stoppedEarly, .finished:
                 return nil
             }
         }
@@ -152,3 +173,4 @@ extension URLSessionTransport {
 }
 
 extension URLSessionTransport.StreamExchangeState.Receive: Equatable where Task: Equatable {}
+extension URLSessionTransport.StreamExchangeState.Stop: Equatable where Task: Equatable, Continuation: Equatable {}

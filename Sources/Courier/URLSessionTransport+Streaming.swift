@@ -93,18 +93,20 @@ extension URLSession {
         }
         let exchange = URLSessionTransport.StreamExchange(request: request, tasks: tasks, spool: spool, sendObserver: upload?.readObserver)
         let (sent, uploadFile, spooled) = (request, file, spool)
+        let idleTimeout = URLSessionTransport.IdleTimeout.start(for: exchange)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 tasks.start {
                     let task: URLSessionTask
                     if let uploadFile {
-                        task = self.uploadTask(with: sent, fromFile: uploadFile)
+                        task = self.uploadTask(with: sent.wholeSecondTimeout, fromFile: uploadFile)
                     } else {
-                        task = self.dataTask(with: sent)
+                        task = self.dataTask(with: sent.wholeSecondTimeout)
                     }
-                    delegate.register(exchange, for: task)
+                    delegate.register(exchange, for: task, idleTimeout: idleTimeout)
                     exchange.start(task, continuation: continuation)
                 } refuse: {
+                    idleTimeout?.cancel()
                     spooled?.remove()
                     continuation.resume(throwing: URLSessionTransport.shutDownError(url: sent.url))
                 }

@@ -52,7 +52,8 @@ public struct URLSessionTransport: Sendable {
     ///   its bodies are not bounded by ``Policies/maximumResponseBytes``, and it decodes every
     ///   content coding (``Configuration/ContentDecoding/all``). On Linux it never
     ///   completes a request answered with `401` and `WWW-Authenticate` unless its own delegate
-    ///   handles the challenge.
+    ///   handles the challenge. A `timeoutInterval` with a fraction of a second is rounded up to
+    ///   whole seconds, the unit FoundationNetworking counts in.
     public init(session: URLSession) {
         self.session = session
         self.delegate = nil
@@ -144,20 +145,22 @@ extension URLSession {
         // already put the request on the wire.
         try Task.checkCancellation(url: request.url)
         let exchange = URLSessionTransport.Exchange(request: request, tasks: tasks)
+        let idleTimeout = delegate == nil ? nil : URLSessionTransport.IdleTimeout.start(for: exchange)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 tasks.start {
                     let task: URLSessionDataTask
                     if let delegate {
-                        task = self.dataTask(with: request)
-                        delegate.register(exchange, for: task)
+                        task = self.dataTask(with: request.wholeSecondTimeout)
+                        delegate.register(exchange, for: task, idleTimeout: idleTimeout)
                     } else {
-                        task = self.dataTask(with: request) { data, response, error in
+                        task = self.dataTask(with: request.wholeSecondTimeout) { data, response, error in
                             exchange.complete(data: data, response: response, error: error, challenged: nil)
                         }
                     }
                     exchange.start(task, continuation: continuation)
                 } refuse: {
+                    idleTimeout?.cancel()
                     continuation.resume(throwing: URLSessionTransport.shutDownError(url: request.url))
                 }
             }
@@ -167,7 +170,9 @@ extension URLSession {
     }
 
     /// `request` with the session's idle timeout when it sets none, clamped to what
-    /// FoundationNetworking can express.
+    /// FoundationNetworking can express. A fraction of a second is kept: the delegate enforces
+    /// it (see ``URLSessionTransport/IdleTimeout``) and FoundationNetworking gets
+    /// ``URLRequest/wholeSecondTimeout``.
     func withSessionTimeout(_ request: URLRequest) -> URLRequest {
         var request = request
         if request.timeoutInterval == 0 {
@@ -176,6 +181,16 @@ extension URLSession {
         if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
             request.timeoutInterval = URLRequest.maximumTimeoutInterval
         }
+        return request
+    }
+}
+
+extension URLRequest {
+    /// This request with its timeout rounded up to whole seconds, as FoundationNetworking counts
+    /// them (it truncates, so 0.5 s would time out at once).
+    var wholeSecondTimeout: URLRequest {
+        var request = self
+        request.timeoutInterval = URLSessionTransport.IdleTimeout.sessionTimeout(for: timeoutInterval)
         return request
     }
 }

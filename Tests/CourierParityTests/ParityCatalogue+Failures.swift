@@ -23,6 +23,11 @@ extension ParityCatalogue {
         ParityCase("response within the timeout", timingOut("/delay/0.2", after: 30)),
         // FoundationNetworking alone times a 0 s timeout out at once and traps on the others.
         ParityCase("timeout of 0 is the default", timingOut("/delay/0.2", after: 0)),
+        // FoundationNetworking alone truncates to whole seconds: 0.25 and 0.5 s at once, 1.5 s as 1 s.
+        ParityCase("sub-second timeout of 0.25 s", timingOut("/delay/3", after: 0.25), comparing: .response),
+        ParityCase("sub-second timeout of 0.5 s", timingOut("/delay/3", after: 0.5), comparing: .response),
+        ParityCase("fractional timeout of 1.5 s", timingOut("/delay/3", after: 1.5), comparing: .response),
+        ParityCase("response within a sub-second timeout", timingOut("/delay/0.1", after: 0.9)),
         ParityCase("infinite timeout", timingOut("/get", after: .infinity)),
         ParityCase("negative timeout", timingOut("/get", after: -1)),
         ParityCase("NaN timeout", timingOut("/get", after: .nan)),

@@ -9,11 +9,10 @@ struct ParityTransport: Sendable {
 
 /// The two transports every case goes through, one of each per test process as an app would
 /// hold them. `COURIER_TRANSPORT` is deliberately not read: parity always compares both.
-/// URLSession decodes every content coding, as libcurl does, so the engines are compared on the
-/// same exchange; its default `.identityOnly` is covered by the transport suite.
+/// Both with their default configurations: both decode every content coding.
 enum ParityTransports {
     static let urlSession: ParityTransport = {
-        let transport = URLSessionTransport(configuration: .init(contentDecoding: .all))
+        let transport = URLSessionTransport()
         return ParityTransport(networking: transport.networking, streaming: transport.streaming)
     }()
 

@@ -6,9 +6,11 @@ import Testing
 @testable import Courier
 
 /// Every order of events one URLSession task can see, without a socket: the continuation is
-/// resumed exactly once, with the first reason the task was stopped.
+/// resumed exactly once, with the first reason the task was stopped, and a stop answers at once
+/// rather than when FoundationNetworking reports the task's end.
 @Suite struct URLSessionTransportExchangeStateTests {
     private typealias State = URLSessionTransport.ExchangeState<Int, String>
+    private typealias Stop = State.Stop
 
     private let request = URLRequest(url: URL(fileURLWithPath: "/"))
     private let cancelled = URLError(.cancelled)
@@ -20,8 +22,8 @@ import Testing
 
     @Test func aCompletedTaskResumesItsContinuationOnceWithTheBody() throws {
         var state = State()
-        let r1 = state.start(1, continuation: "c", cancellation: cancelled)
-        #expect(!r1)
+        let r1 = state.start(1, continuation: "c")
+        #expect(r1 == nil)
         let r2 = state.receive(Data("ab".utf8), limit: 10, error: tooLarge)
         #expect(r2 == nil)
         let r3 = state.receive(Data("cd".utf8), limit: 10, error: tooLarge)
@@ -33,58 +35,61 @@ import Testing
         #expect(r4 == nil)
     }
 
-    @Test func aCancelBeforeTheTaskExistsCancelsItAtStart() throws {
+    @Test func aStopBeforeTheTaskExistsAnswersAtStartWithTheFirstReason() throws {
         var state = State()
-        let r5 = state.cancel(with: cancelled)
+        let r5 = state.stop(with: cancelled)
         #expect(r5 == nil)
-        let r6 = state.start(7, continuation: "c", cancellation: cancelled)
-        #expect(r6)
+        let r5b = state.stop(with: URLError(.timedOut))
+        #expect(r5b == nil)
+        let r6 = state.start(7, continuation: "c")
+        #expect(r6 == Stop(task: 7, continuation: "c", error: cancelled))
+        // The task's own end, reported later, finds the caller answered.
         let completion = state.complete(.init(error: URLError(.cancelled)), request: request)
-        let (_, result) = try #require(completion)
-        #expect(throws: URLError.self) { try result.get() }
+        #expect(completion == nil)
     }
 
-    @Test func aCancelWhileRunningNamesTheTaskOnce() {
+    @Test func aCancelWhileRunningAnswersAtOnceAndOnce() {
         var state = State()
-        _ = state.start(3, continuation: "c", cancellation: cancelled)
-        let r7 = state.cancel(with: cancelled)
-        #expect(r7 == 3)
-        let r8 = state.cancel(with: cancelled)
+        _ = state.start(3, continuation: "c")
+        let r7 = state.stop(with: cancelled)
+        #expect(r7 == Stop(task: 3, continuation: "c", error: cancelled))
+        let r8 = state.stop(with: cancelled)
         #expect(r8 == nil)
     }
 
-    @Test func passingTheLimitStopsTheTaskDropsTheBodyAndWinsOverLaterErrors() throws {
+    @Test func passingTheLimitAnswersAtOnceAndDropsWhatFollows() throws {
         var state = State()
-        _ = state.start(5, continuation: "c", cancellation: cancelled)
+        _ = state.start(5, continuation: "c")
         let r9 = state.receive(Data(count: 8), limit: 10, error: tooLarge)
         #expect(r9 == nil)
         let r10 = state.receive(Data(count: 8), limit: 10, error: tooLarge)
-        #expect(r10 == 5)
+        #expect(r10 == Stop(task: 5, continuation: "c", error: tooLarge))
         // Bytes FoundationNetworking still delivers after the cancel are dropped, not kept.
         let r11 = state.receive(Data(count: 8), limit: 10, error: tooLarge)
         #expect(r11 == nil)
-        let r12 = state.cancel(with: cancelled)
+        let r12 = state.stop(with: cancelled)
         #expect(r12 == nil)
         let completion = state.complete(.init(error: URLError(.cancelled)), request: request)
-        let (_, result) = try #require(completion)
-        #expect(throws: URLError(.dataLengthExceedsMaximum)) { try result.get() }
+        #expect(completion == nil)
     }
 
-    @Test func aRefusalAtTheHeadIsTheError() throws {
+    @Test func aRefusalAtTheHeadAnswersAtOnce() throws {
         var state = State()
-        _ = state.start(2, continuation: "c", cancellation: cancelled)
-        let r13 = state.stop(with: URLError(.cannotDecodeContentData))
-        #expect(r13 == 2)
+        _ = state.start(2, continuation: "c")
+        let refused = URLError(.cannotDecodeContentData)
+        let r13 = state.stop(with: refused)
+        #expect(r13 == Stop(task: 2, continuation: "c", error: refused))
+        let r14 = state.stop(with: URLError(.timedOut))
+        #expect(r14 == nil, "the first reason wins")
         let completion = state.complete(.init(error: URLError(.cancelled)), request: request)
-        let (_, result) = try #require(completion)
-        #expect(throws: URLError(.cannotDecodeContentData)) { try result.get() }
+        #expect(completion == nil)
     }
 
     @Test func eventsAfterTheEndDoNothing() throws {
         var state = State()
-        _ = state.start(4, continuation: "c", cancellation: cancelled)
+        _ = state.start(4, continuation: "c")
         _ = state.complete(.init(response: try response()), request: request)
-        let r14 = state.cancel(with: cancelled)
+        let r14 = state.stop(with: cancelled)
         #expect(r14 == nil)
         let r15 = state.receive(Data(count: 1), limit: 10, error: tooLarge)
         #expect(r15 == nil)
@@ -94,7 +99,7 @@ import Testing
 
     @Test func aChallengedResponseIsTheAnswer() throws {
         var state = State()
-        _ = state.start(6, continuation: "c", cancellation: cancelled)
+        _ = state.start(6, continuation: "c")
         let challenged = try #require(HTTPURLResponse(url: URL(fileURLWithPath: "/"), statusCode: 401, httpVersion: nil, headerFields: nil))
         let completion = state.complete(.init(error: URLError(.userCancelledAuthentication), challenged: challenged), request: request)
         let (_, result) = try #require(completion)
@@ -103,7 +108,7 @@ import Testing
 
     @Test func anEndWithoutResponseOrErrorIsABadServerResponse() throws {
         var state = State()
-        _ = state.start(8, continuation: "c", cancellation: cancelled)
+        _ = state.start(8, continuation: "c")
         let completion = state.complete(.init(), request: request)
         let (_, result) = try #require(completion)
         #expect(throws: URLError.self) { try result.get() }
@@ -128,15 +133,15 @@ import Testing
     /// A state whose head was delivered, its task numbered 1.
     private func streaming() -> State {
         var state = State()
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         _ = state.receiveHead()
         return state
     }
 
     @Test func theHeadResumesTheCallerOnceAndTheEndGoesToTheBody() throws {
         var state = State()
-        let cancelAtStart = state.start(1, continuation: "c", cancellation: cancelled)
-        #expect(!cancelAtStart)
+        let cancelAtStart = state.start(1, continuation: "c")
+        #expect(cancelAtStart == nil)
         let s1 = state.receiveHead()
         #expect(s1 == "c")
         let s2 = state.receiveHead()
@@ -154,7 +159,7 @@ import Testing
 
     @Test func aFailureBeforeTheHeadGoesToTheCaller() throws {
         var state = State()
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         let completion = state.complete(response: nil, error: URLError(.cannotConnectToHost), challenged: nil, request: request)
         guard case .resume("c", .failure(let error)) = completion else {
             Issue.record("expected the caller to fail, got \(String(describing: completion))")
@@ -176,7 +181,7 @@ import Testing
 
     @Test func aChallengedResponseIsTheHead() throws {
         var state = State()
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         let challenged = try response(401)
         let completion = state.complete(response: nil, error: URLError(.userCancelledAuthentication), challenged: challenged, request: request)
         guard case .resume("c", .success(let head)) = completion else {
@@ -186,21 +191,37 @@ import Testing
         #expect((head as? HTTPURLResponse)?.statusCode == 401)
     }
 
-    @Test func aRefusalAtTheHeadIsTheCallersErrorAndNoHeadIsDelivered() throws {
+    @Test func aRefusalAtTheHeadAnswersTheCallerAtOnceAndNoHeadIsDelivered() throws {
         var state = State()
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
-        let s5 = state.stop(with: URLError(.cannotDecodeContentData))
-        #expect(s5 == 1)
+        _ = state.start(1, continuation: "c")
+        let refused = URLError(.cannotDecodeContentData)
+        let s5 = state.stop(with: refused)
+        #expect(s5 == .answer("c", refused, 1))
         let s6 = state.stop(with: tooLarge)
         #expect(s6 == nil)
         let s7 = state.receiveHead()
         #expect(s7 == nil)
         let completion = state.complete(response: nil, error: URLError(.cancelled), challenged: nil, request: request)
-        guard case .resume("c", .failure(let error)) = completion else {
-            Issue.record("expected the refusal, got \(String(describing: completion))")
+        #expect(completion == nil)
+    }
+
+    @Test func aStopWhileStreamingFailsTheBodyOnce() throws {
+        var state = streaming()
+        let timedOut = URLError(.timedOut)
+        let s8 = state.stop(with: timedOut)
+        #expect(s8 == .failBody(timedOut, 1))
+        let s9 = state.stop(with: tooLarge)
+        #expect(s9 == nil)
+        let s10 = state.readerCancelled(with: cancelled)
+        #expect(s10 == nil)
+        let s11 = state.receive(1, limit: 10, error: tooLarge)
+        #expect(s11 == .drop)
+        let completion = state.complete(response: nil, error: URLError(.cancelled), challenged: nil, request: request)
+        guard case .endBody(let error?) = completion else {
+            Issue.record("expected a failed body, got \(String(describing: completion))")
             return
         }
-        #expect((error as? URLError)?.code == .cannotDecodeContentData)
+        #expect((error as? URLError)?.code == .timedOut)
     }
 
     @Test func passingTheLimitFailsTheBodyAndCancelsTheTaskOnceAndDropsWhatFollows() {
@@ -223,41 +244,37 @@ import Testing
         var state = State()
         let s20 = state.receive(1, limit: 10, error: tooLarge)
         #expect(s20 == .drop)
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         let s21 = state.receive(1, limit: 10, error: tooLarge)
         #expect(s21 == .drop)
     }
 
-    @Test func aCancelBeforeTheTaskExistsCancelsItAtStart() throws {
+    @Test func aStopBeforeTheTaskExistsAnswersAtStart() throws {
         var state = State()
-        let s22 = state.cancel(with: cancelled)
+        let timedOut = URLError(.timedOut)
+        let s22 = state.stop(with: timedOut)
         #expect(s22 == nil)
-        let s23 = state.start(1, continuation: "c", cancellation: cancelled)
-        #expect(s23)
+        let s22b = state.cancel(with: cancelled)
+        #expect(s22b == nil, "the first reason wins")
+        let s23 = state.start(1, continuation: "c")
+        #expect(s23 == .answer("c", timedOut, 1))
         let s24 = state.receiveHead()
         #expect(s24 == nil)
         let completion = state.complete(response: try response(), error: nil, challenged: nil, request: request)
-        guard case .resume("c", .failure(let error)) = completion else {
-            Issue.record("expected the cancellation, got \(String(describing: completion))")
-            return
-        }
-        #expect((error as? URLError)?.code == .cancelled)
+        #expect(completion == nil)
     }
 
-    @Test func aCancelWhileAwaitingTheHeadCancelsTheTaskOnce() throws {
+    @Test func aCancelWhileAwaitingTheHeadAnswersAtOnceAndOnce() throws {
         var state = State()
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         let s25 = state.cancel(with: cancelled)
-        #expect(s25 == 1)
+        #expect(s25 == .answer("c", cancelled, 1))
         let s26 = state.cancel(with: cancelled)
         #expect(s26 == nil)
         let s27 = state.receiveHead()
         #expect(s27 == nil)
         let completion = state.complete(response: try response(), error: nil, challenged: nil, request: request)
-        guard case .resume("c", .failure) = completion else {
-            Issue.record("expected the cancellation, got \(String(describing: completion))")
-            return
-        }
+        #expect(completion == nil)
     }
 
     @Test func theCallersCancelAfterTheHeadLeavesTheBodyToItsReader() {
@@ -288,7 +305,7 @@ import Testing
         var state = State()
         let s36 = state.readerCancelled(with: cancelled)
         #expect(s36 == nil)
-        _ = state.start(1, continuation: "c", cancellation: cancelled)
+        _ = state.start(1, continuation: "c")
         let s38 = state.readerCancelled(with: cancelled)
         #expect(s38 == nil)
         _ = state.receiveHead()

@@ -125,6 +125,20 @@ import Testing
         try await server.shutdown()
     }
 
+    /// FoundationNetworking counts timeouts in whole seconds, truncating: alone it times 0.5 s
+    /// out at once and 1.5 s after one second. Both transports honour the fraction.
+    @Test(arguments: TransportKind.configured, [0.25, 0.5, 1.5] as [TimeInterval])
+    func fractionalTimeoutsAreHonoured(_ transport: TransportKind, interval: TimeInterval) async throws {
+        let started = ContinuousClock.now
+        let error = await transport.expectURLError(.timedOut, "GET", "/delay/30", on: try sharedServer(), timeout: interval)
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(Int(interval * 1000)), "timed out after \(elapsed)")
+        // Generous against a loaded machine; a whole second late is what it rules out.
+        #expect(elapsed < .milliseconds(Int(interval * 1000) + 900), "timed out after \(elapsed)")
+        #expect(error?.localizedDescription.contains("no data received or sent for \(interval.formattedSeconds)") == true,
+                "\(String(describing: error?.localizedDescription))")
+    }
+
     @Test(arguments: TransportKind.configured, [.infinity, .nan] as [TimeInterval])
     func transportTimeoutsBeyondTheLongestMeanNoLimit(_ transport: TransportKind, interval: TimeInterval) async throws {
         var curl = CurlTransport.Configuration()

@@ -111,24 +111,27 @@ import Testing
     @Test(arguments: TransportKind.configured, ["/gzip", "/deflate", "/brotli", "/zstd"])
     func compressedBodiesAreDecoded(_ transport: TransportKind, path: String) async throws {
         let server = try sharedServer()
-        let (data, response) = try await transport.withIsolatedTransport(urlSession: .init(contentDecoding: .all)) { networking in
-            try await networking(URLRequest(url: server.url(path)))
-        }
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let (data, response) = try await transport.send("GET", path, on: server)
+        #expect(response.statusCode == 200)
         #expect(try echo(data).path == path)
     }
 
-    /// URLSession's default: FoundationNetworking cannot bound decoding, so the engine asks for
-    /// identity and refuses a coding sent anyway, at the head. libcurl's engine bounds decoding
-    /// and asks for every coding it has.
+    /// By default each engine asks for every coding it decodes; URLSession's, told to decode
+    /// nothing, asks for identity and refuses a coding sent anyway, at the head.
     @Test(arguments: TransportKind.configured, ["/gzip", "/brotli"])
-    func byDefaultCodingsAreDecodedOnlyWhereDecodingIsBounded(_ transport: TransportKind, path: String) async throws {
+    func byDefaultEveryDecodableCodingIsAskedFor(_ transport: TransportKind, path: String) async throws {
         let server = try sharedServer()
         let asked = try echo(try await transport.send("GET", "/get", on: server).0).headerValues("Accept-Encoding")
         switch transport {
         case .urlSession:
-            #expect(asked == ["identity"])
-            let error = await transport.expectURLError(.cannotDecodeContentData, "GET", path, on: server)
+            #expect(asked == ["deflate, gzip, br, zstd"])
+            let identityOnly = URLSessionTransport.Configuration(contentDecoding: .identityOnly)
+            let (identityAsked, error) = try await transport.withIsolatedTransport(urlSession: identityOnly) { networking in
+                let asked = try echo(try await networking(URLRequest(url: server.url("/get"))).0).headerValues("Accept-Encoding")
+                return (asked, await Result { try await networking(URLRequest(url: server.url(path))) }.failure as? URLError)
+            }
+            #expect(identityAsked == ["identity"])
+            #expect(error?.code == .cannotDecodeContentData)
             #expect(error?.localizedDescription.contains("contentDecoding is .identityOnly") == true)
         case .curl:
             // Every coding the linked libcurl decodes, and only those.
@@ -221,5 +224,12 @@ import Testing
         let server = try sharedServer()
         let (_, response) = try await transport.send("GET", "/no/such/route", on: server)
         #expect(response.statusCode == 404)
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

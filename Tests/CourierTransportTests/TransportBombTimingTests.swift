@@ -1,0 +1,122 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+@testable import CourierCurl
+import CourierTestServer
+import Foundation
+import Testing
+
+/// The answer to a compression bomb, and a deadline that passes while an engine decodes one,
+/// reach the caller in bounded time on both engines, however long the engine keeps decoding.
+///
+/// Each runs in a process of its own (``ChildProcess``): every URLSession of a process shares
+/// one FoundationNetworking work queue, and a bomb keeps it busy until libcurl has decoded the
+/// whole of it, whatever was cancelled, so in a shared process it would stall every other
+/// URLSession test for that long.
+@Suite struct TransportBombTimingTests {
+    @Test(arguments: TransportKind.configured, ["gzip", "zstd"])
+    func aBombPastTheLimitFailsWithinASecond(_ transport: TransportKind, encoding: String) async throws {
+        let outcome = try await ChildProcess.run("bombPastTheLimit", transport: transport, environment: [Self.encodingVariable: encoding])
+        #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
+    }
+
+    @Test(arguments: ["gzip", "zstd"])
+    func aBombRefusedAtItsHeadFailsWithinASecondOnURLSession(encoding: String) async throws {
+        try #require(TransportKind.configured.contains(.urlSession))
+        let outcome = try await ChildProcess.run("bombRefusedAtItsHead", transport: .urlSession, environment: [Self.encodingVariable: encoding])
+        #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func theTotalDeadlineFiresOnTimeWhileTheEngineDecodes(_ transport: TransportKind) async throws {
+        let outcome = try await ChildProcess.run("deadlineWhileDecoding", transport: transport)
+        #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
+    }
+
+    static let encodingVariable = "COURIER_BOMB_ENCODING"
+
+    /// 2 GiB of zeros: several seconds of decoding for libcurl, so an answer that waited for the
+    /// decoding to end could not meet the bounds below.
+    static let bombMebibytes = 2 << 10
+}
+
+/// The child-process halves of ``TransportBombTimingTests``. The bounds are generous against
+/// the figures (the error arrives in about 0.2 s on this machine) and tight against the
+/// seconds of decoding each bomb costs.
+extension ChildProcessEntryPoints {
+    private static var bombEncoding: String {
+        ProcessInfo.processInfo.environment[TransportBombTimingTests.encodingVariable] ?? "gzip"
+    }
+
+    /// Sends `request` and returns its error and how long it took to arrive.
+    private func timedFailure(_ networking: Networking, _ request: URLRequest) async -> (URLError?, Duration) {
+        let started = ContinuousClock.now
+        do {
+            _ = try await networking(request)
+            return (nil, ContinuousClock.now - started)
+        } catch {
+            return (error as? URLError, ContinuousClock.now - started)
+        }
+    }
+
+    @Test(.enabled(if: ChildProcess.current == "bombPastTheLimit", "runs only in a child process"),
+          arguments: TransportKind.configured)
+    func bombPastTheLimit(_ transport: TransportKind) async throws {
+        let encoding = Self.bombEncoding
+        try #require(transport == .urlSession || Curl.features.contentCodings.contains(encoding))
+        let server = try await TestServer.start()
+        var policies = Policies()
+        policies.maximumResponseBytes = 8 << 20
+        let request = URLRequest(url: server.url("/bomb/\(encoding)/\(TransportBombTimingTests.bombMebibytes)"))
+        let started = ContinuousClock.now
+        let (error, elapsed) = try await transport.withIsolatedTransport(policies: policies) { networking in
+            await timedFailure(networking, request)
+        }
+        #expect(error?.code == .dataLengthExceedsMaximum, "\(String(describing: error))")
+        #expect(elapsed < .seconds(1), "the error took \(elapsed)")
+        // The transport's shutdown waits for the engine no longer than its stated bound.
+        #expect(ContinuousClock.now - started < elapsed + .seconds(2), "the shutdown took \(ContinuousClock.now - started - elapsed)")
+    }
+
+    @Test(.enabled(if: ChildProcess.current == "bombRefusedAtItsHead", "runs only in a child process"))
+    func bombRefusedAtItsHead() async throws {
+        let server = try await TestServer.start()
+        let request = URLRequest(url: server.url("/bomb/\(Self.bombEncoding)/\(TransportBombTimingTests.bombMebibytes)"))
+        let (error, elapsed) = try await TransportKind.urlSession.withIsolatedTransport(urlSession: .init(contentDecoding: .identityOnly)) { networking in
+            await timedFailure(networking, request)
+        }
+        #expect(error?.code == .cannotDecodeContentData, "\(String(describing: error))")
+        #expect(elapsed < .seconds(1), "the refusal took \(elapsed)")
+    }
+
+    /// With no body limit the engine decodes for as long as the bomb lasts; the total deadline
+    /// of 0.5 s ends the read within its margin all the same.
+    @Test(.enabled(if: ChildProcess.current == "deadlineWhileDecoding", "runs only in a child process"),
+          arguments: TransportKind.configured)
+    func deadlineWhileDecoding(_ transport: TransportKind) async throws {
+        try #require(transport == .urlSession || Curl.features.contentCodings.contains("gzip"))
+        let server = try await TestServer.start()
+        var policies = Policies()
+        policies.maximumResponseBytes = .max
+        policies.totalDeadline = 0.5
+        let request = URLRequest(url: server.url("/bomb/gzip/\(TransportBombTimingTests.bombMebibytes)"))
+        let (error, elapsed, received) = try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
+            let started = ContinuousClock.now
+            var received = 0
+            do {
+                let (body, _) = try await streaming(request, nil)
+                for try await chunk in body { received += chunk.count }
+                return (nil as URLError?, ContinuousClock.now - started, received)
+            } catch {
+                return (error as? URLError, ContinuousClock.now - started, received)
+            }
+        }
+        #expect(error?.code == .timedOut, "\(String(describing: error)): \(error?.localizedDescription ?? "")")
+        #expect(error?.localizedDescription.contains("the total deadline of 0.5 s passed") == true)
+        // The bomb was still being decoded when the deadline passed, or this proves nothing.
+        #expect(received > 0 && received < TransportBombTimingTests.bombMebibytes << 20, "\(received) bytes arrived")
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .milliseconds(1_250), "the deadline of 0.5 s fired after \(elapsed)")
+    }
+}
