@@ -2,13 +2,15 @@
 import FoundationNetworking
 #endif
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 @testable import CourierCurl
 
 /// CurlTransport's TLS settings and the TLS rows of the CURLcode → URLError table, live against
-/// an HTTPS server on 127.0.0.1 (HTTPSTestServer.swift: python3 + openssl, certificates made per
-/// test). URLSession is not tested here: on Linux it cannot trust a custom CA without a delegate.
+/// an HTTPS server on 127.0.0.1 (`HTTPSTestServer` in CourierTestSupport: python3 + openssl,
+/// certificates made per test). URLSession is not tested here: on Linux it cannot trust a custom
+/// CA without a delegate.
 @Suite("CurlTransport over TLS on loopback")
 struct CurlTransportTLSTests {
     /// A transport with `configuration`, shut down afterwards whatever happens.
