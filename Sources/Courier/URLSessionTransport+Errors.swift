@@ -12,8 +12,27 @@ extension URLError {
         case replaced(String)
     }
 
-    /// libcurl's messages (7.68 to 8.x) by the failure they report, first match wins.
+    /// libcurl's messages (7.68 to 8.x) by the failure they report, first match wins. The code
+    /// is the one `CurlTransport` gives for the `CURLcode` behind the message, so both engines
+    /// answer one failure alike.
     private static let rows: [(fragment: String, code: Code, words: Words)] = [
+        // The TLS rows come first: OpenSSL's texts hold words the later rows look for.
+        // CURLE_PEER_FAILED_VERIFICATION: the chain (self-signed, unknown issuer, expired), then
+        // the host name, checked in that order; the last row is libcurl's text for the code
+        // when it wrote none of its own.
+        ("SSL certificate problem", .serverCertificateUntrusted, .libcurl),
+        ("certificate subject name", .serverCertificateUntrusted, .libcurl),
+        ("common name from peer certificate", .serverCertificateUntrusted, .libcurl),
+        ("SSL peer certificate or SSH remote key was not OK", .serverCertificateUntrusted, .libcurl),
+        // CURLE_RECV_ERROR and CURLE_SEND_ERROR on a TLS connection that was established.
+        ("SSL_read", .networkConnectionLost, .libcurl),
+        ("SSL_write", .networkConnectionLost, .libcurl),
+        // CURLE_SSL_CONNECT_ERROR (a handshake that failed: a plain HTTP server, a TLS version
+        // or cipher the two sides do not share) and CURLE_SSL_CACERT_BADFILE.
+        ("SSL_connect", .secureConnectionFailed, .libcurl),
+        ("SSL routines", .secureConnectionFailed, .libcurl),
+        ("SSL connect error", .secureConnectionFailed, .libcurl),
+        ("error setting certificate", .secureConnectionFailed, .libcurl),
         ("transfer closed with", .networkConnectionLost, .libcurl),
         ("chunked-encoding", .networkConnectionLost, .libcurl),
         ("Recv failure", .networkConnectionLost, .libcurl),
