@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTransportTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
         ),
         .testTarget(
             name: "CourierConfigurationTests",
@@ -182,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierParityTests",
-            dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer"]
+            dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport"]
         ),
         // Generated/ holds the client made from openapi.yaml once, by hand (see its README), so
         // that building the tests never builds the generator.

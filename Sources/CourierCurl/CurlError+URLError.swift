@@ -44,7 +44,8 @@ extension CurlError {
              Curl.Code.sslCACertBadFile, Curl.Code.sslCRLBadFile:
             return .secureConnectionFailed
         // FoundationNetworking reports an untrusted or misnamed certificate as .unknown (measured
-        // against a self-signed server on loopback); Darwin's code is the one callers can act on.
+        // against a self-signed server on loopback); Darwin's code is the one callers can act on,
+        // and URLSessionTransport reads libcurl's message back into it.
         case Curl.Code.peerFailedVerification, Curl.Code.sslIssuerError: return .serverCertificateUntrusted
         case Curl.Code.sslCertProblem: return .clientCertificateRejected
         case Curl.Code.sslClientCert: return .clientCertificateRequired

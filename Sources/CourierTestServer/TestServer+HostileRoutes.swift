@@ -61,10 +61,26 @@ extension TestServer {
         .raw(RawReply(lines: ["HTTP/1.1 abc OK", "Content-Length: 0", "Connection: close"]))
     }
 
-    /// A 200 with `fields` between its `Content-Type` and `Connection: close`, and
-    /// ``hostileBody`` as the body.
-    private static func hostileReply(_ fields: [String]) -> RawReply {
-        let lines = ["HTTP/1.1 200 OK", "Content-Type: text/plain"] + fields + ["Connection: close"]
+    /// RFC 9112 §4: the HTTP-name is case-sensitive, so `Http/1.1` is not an HTTP version.
+    static func lowercaseHTTPName(_ request: RouteRequest) -> RouteAction {
+        .raw(hostileReply(["Content-Length: 11"], statusLine: "Http/1.1 200 OK"))
+    }
+
+    /// RFC 9112 §4 wants a space after the code even when the reason phrase is empty, but
+    /// servers leave both out and most clients accept it.
+    static func noReasonPhrase(_ request: RouteRequest) -> RouteAction {
+        .raw(hostileReply(["Content-Length: 11"], statusLine: "HTTP/1.1 200"))
+    }
+
+    /// The form RFC 9112 §4 allows for an empty reason phrase: the space, then nothing.
+    static func emptyReasonPhrase(_ request: RouteRequest) -> RouteAction {
+        .raw(hostileReply(["Content-Length: 11"], statusLine: "HTTP/1.1 200 "))
+    }
+
+    /// `statusLine`, then `Content-Type`, `fields`, `Connection: close`, and ``hostileBody``
+    /// as the body.
+    private static func hostileReply(_ fields: [String], statusLine: String = "HTTP/1.1 200 OK") -> RawReply {
+        let lines = [statusLine, "Content-Type: text/plain"] + fields + ["Connection: close"]
         return RawReply(lines: lines, text: hostileBody)
     }
 }

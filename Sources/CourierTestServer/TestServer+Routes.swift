@@ -55,6 +55,9 @@ extension TestServer {
         Route("/status-line/ssh-banner", sshBanner),
         Route("/status-line/http09", http09),
         Route("/status-line/non-numeric", nonNumericStatus),
+        Route("/status-line/lowercase-name", lowercaseHTTPName),
+        Route("/status-line/no-reason", noReasonPhrase),
+        Route("/status-line/empty-reason", emptyReasonPhrase),
     ]
 
     /// The action for `request`, received on the listener at `baseURL`.

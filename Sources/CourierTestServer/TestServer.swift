@@ -73,6 +73,10 @@ import NIOPosix
 /// - No valid status line, then a close: `/status-line/ssh-banner` (`SSH-2.0-OpenSSH_9.2\r\n`),
 ///   `/status-line/http09` (`hello world` and nothing else), `/status-line/non-numeric`
 ///   (`HTTP/1.1 abc OK`, `Content-Length: 0`, `Connection: close`).
+/// - Status lines that clients disagree on, each followed by `Content-Type: text/plain`,
+///   `Content-Length: 11`, `Connection: close` and `hello world`, then a close:
+///   `/status-line/lowercase-name` (`Http/1.1 200 OK`), `/status-line/no-reason`
+///   (`HTTP/1.1 200`, no space after the code) and `/status-line/empty-reason` (`HTTP/1.1 200 `).
 /// - Anything else: 404 `{"error": "not found"}`.
 ///
 /// `HEAD` works on every route and gets the headers `GET` would; a raw reply's head is sent as

@@ -2,13 +2,20 @@
 import FoundationNetworking
 #endif
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
+@testable import Courier
 @testable import CourierCurl
 
 /// CurlTransport's TLS settings and the TLS rows of the CURLcode → URLError table, live against
-/// an HTTPS server on 127.0.0.1 (HTTPSTestServer.swift: python3 + openssl, certificates made per
-/// test). URLSession is not tested here: on Linux it cannot trust a custom CA without a delegate.
+/// an HTTPS server on 127.0.0.1 (`HTTPSTestServer` in CourierTestSupport: python3 + openssl,
+/// certificates made per test).
+///
+/// URLSession on Linux cannot trust a custom CA without a delegate, so most of these failures
+/// cannot be provoked on it; the shared transport suite compares the two engines on an untrusted
+/// certificate only. Here each failure's libcurl message is also read by URLSessionTransport's
+/// table, as FoundationNetworking would hand it over, and must come out with CurlTransport's code.
 @Suite("CurlTransport over TLS on loopback")
 struct CurlTransportTLSTests {
     /// A transport with `configuration`, shut down afterwards whatever happens.
@@ -28,16 +35,35 @@ struct CurlTransportTLSTests {
     }
 
     /// The URLError and the underlying CurlError `request` fails with; nil when it succeeds.
-    private func failure(_ transport: CurlTransport, _ url: URL) async -> (code: URLError.Code, curl: CurlError?, url: URL?)? {
+    /// A failure libcurl reported is also checked against URLSessionTransport's reading of it.
+    private func failure(
+        _ transport: CurlTransport, _ url: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (code: URLError.Code, curl: CurlError?, url: URL?)? {
         do {
             _ = try await transport.data(for: request(url))
             return nil
         } catch let error as URLError {
-            return (error.code, CurlError.underlying(of: error), error.failingURL)
+            let curl = CurlError.underlying(of: error)
+            if let curl {
+                expectURLSessionReads(curl.message, as: error.code, url: url, sourceLocation: sourceLocation)
+            }
+            return (error.code, curl, error.failingURL)
         } catch {
             Issue.record("expected a URLError, got \(error)")
             return nil
         }
+    }
+
+    /// FoundationNetworking reports these libcurl failures as `.unknown` with libcurl's message
+    /// as the description, and URLSessionTransport reads the message; the code it finds must be
+    /// CurlTransport's, or the two engines name one failure differently.
+    private func expectURLSessionReads(
+        _ message: String, as code: URLError.Code, url: URL, sourceLocation: SourceLocation
+    ) {
+        let fromFoundation = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message])
+        let read = URLError.translated(fromFoundation, request: URLRequest(url: url)) as? URLError
+        #expect(read?.code == code, "URLSessionTransport reads \"\(message)\" as \(String(describing: read?.code))", sourceLocation: sourceLocation)
+        #expect(read?.userInfo[NSLocalizedDescriptionKey] as? String == message, sourceLocation: sourceLocation)
     }
 
     private func trusting(_ files: TLSTestFiles) -> CurlTransport.Configuration {

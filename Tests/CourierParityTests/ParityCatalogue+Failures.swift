@@ -4,6 +4,7 @@ import Foundation
 extension ParityCatalogue {
     static let failures: [ParityCase] = timeouts + serverFaults + refusedBeforeSending + [
         ParityCase("refused connection", RequestSpec(method: "GET", location: .refusingPort("/get")), comparing: .response),
+        ParityCase("self-signed certificate", RequestSpec(method: "GET", location: .untrustedTLS("/get")), comparing: .response),
         // Found by this catalogue: a pooled easy handle kept the refused connect's errno, and
         // CurlTransport reported the next, unrelated failure as cannotConnectToHost.
         ParityCase(

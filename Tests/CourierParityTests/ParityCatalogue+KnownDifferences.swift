@@ -22,4 +22,18 @@ extension ParityCatalogue {
             "When reading an httpBodyStream fails (here a file that does not exist), FoundationNetworking sends the request with an empty body and reports the response; CurlTransport stops the request and fails with URLError.unknown, its CurlError saying that the body stream failed."
         ),
     ]
+
+    static let miscasedHTTPNameAccepted: [KnownDifference] = [
+        KnownDifference(
+            .outcome,
+            "RFC 9112 §4 makes the HTTP-name case-sensitive, and CurlTransport refuses `Http/1.1 200 OK` with URLError.badServerResponse. libcurl reads the name without regard to case, and FoundationNetworking keeps no trace of the version it parsed (HTTPURLResponse has none, its task metrics no protocol name), so URLSessionTransport cannot tell the reply from an HTTP/1.1 one and returns it as a 200."
+        ),
+    ]
+
+    static let statusLineWithNoSpaceRefused: [KnownDifference] = [
+        KnownDifference(
+            .outcome,
+            "For a status line with no space after the code (`HTTP/1.1 200`), which libcurl and most clients accept, CurlTransport returns the response. FoundationNetworking's own parser needs the space and aborts the transfer inside libcurl before any delegate sees the response; URLSessionTransport fails with URLError.badServerResponse, saying that FoundationNetworking could not parse the status line."
+        ),
+    ]
 }

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 
 /// The servers one group of parity cases runs against, all on 127.0.0.1.
@@ -14,17 +15,26 @@ struct ParityServers: Sendable {
     var closing: TestServer
     /// A port that refuses connections.
     var refusing: RefusingPort
+    /// An HTTPS server whose certificate is self-signed, so that neither transport trusts it.
+    var untrustedTLS: HTTPSTestServer
+    /// Its certificate and key.
+    var tlsFiles: TLSTestFiles
 
     static func start() async throws -> ParityServers {
-        ParityServers(
+        let tlsFiles = try TLSTestFiles.make()
+        return ParityServers(
             main: try await TestServer.start(),
             other: try await TestServer.start(),
             closing: try await TestServer.start(closeEveryConnection: true),
-            refusing: try await RefusingPort.open()
+            refusing: try await RefusingPort.open(),
+            untrustedTLS: try await HTTPSTestServer.start(.selfSigned, files: tlsFiles),
+            tlsFiles: tlsFiles
         )
     }
 
     func shutdown() async throws {
+        untrustedTLS.stop()
+        tlsFiles.remove()
         try await main.shutdown()
         try await other.shutdown()
         try await closing.shutdown()

@@ -11,6 +11,8 @@ struct RequestSpec: Sendable {
         case on(ServerRole, String)
         /// A path and query on a port that refuses connections.
         case refusingPort(String)
+        /// A path and query on the HTTPS server no transport trusts.
+        case untrustedTLS(String)
         /// URL text used as is (after `{main}`/`{other}` substitution).
         case literal(String)
     }
@@ -37,6 +39,8 @@ struct RequestSpec: Sendable {
             servers.server(role).baseURL.absoluteString + servers.substitutingBaseURLs(in: pathAndQuery)
         case .refusingPort(let pathAndQuery):
             servers.refusing.baseURL.absoluteString + pathAndQuery
+        case .untrustedTLS(let pathAndQuery):
+            servers.untrustedTLS.url(pathAndQuery).absoluteString
         case .literal(let text):
             servers.substitutingBaseURLs(in: text)
         }

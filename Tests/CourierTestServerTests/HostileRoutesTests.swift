@@ -35,6 +35,16 @@ import Testing
         #expect(try await received(path) == Array(expected.utf8))
     }
 
+    @Test(arguments: [
+        ("/status-line/lowercase-name", "Http/1.1 200 OK"),
+        ("/status-line/no-reason", "HTTP/1.1 200"),
+        ("/status-line/empty-reason", "HTTP/1.1 200 "),
+    ])
+    func disputedStatusLinesAreSentAsWritten(path: String, statusLine: String) async throws {
+        let expected = "\(statusLine)\r\nContent-Type: text/plain\r\nContent-Length: 11\r\nConnection: close\r\n\r\nhello world"
+        #expect(try await received(path) == Array(expected.utf8))
+    }
+
     @Test func headGetsTheHostileHeadWithoutTheBody() async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nContent-Length: 11\r\n"
             + "Connection: close\r\n\r\n"

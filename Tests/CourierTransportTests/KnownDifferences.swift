@@ -38,3 +38,32 @@ extension TransportKind {
         }
     }
 }
+
+extension TransportKind {
+    /// Whether a status line whose HTTP-name is not `HTTP` (`Http/1.1 200 OK`) is refused, as
+    /// RFC 9112 §4 has it: the name is case-sensitive.
+    ///
+    /// libcurl reads the name without regard to case, and FoundationNetworking drops the
+    /// version it parsed: `HTTPURLResponse` keeps no version, and its task metrics no protocol
+    /// name, so nothing above it can tell this response from an `HTTP/1.1` one. CurlTransport
+    /// reads the status line itself and refuses it.
+    var refusesAMiscasedHTTPName: Bool {
+        switch self {
+        case .urlSession: false
+        case .curl: true
+        }
+    }
+
+    /// Whether a status line with no space after the code (`HTTP/1.1 200`) is accepted, as
+    /// libcurl and most clients do.
+    ///
+    /// FoundationNetworking parses the head again after libcurl and needs that space; it
+    /// aborts the transfer from its header callback, inside libcurl, before any delegate sees
+    /// the response, so URLSessionTransport can only say why it failed.
+    var acceptsAStatusLineWithNoSpaceAfterTheCode: Bool {
+        switch self {
+        case .urlSession: false
+        case .curl: true
+        }
+    }
+}

@@ -113,8 +113,41 @@ import Testing
         #expect(error?.localizedDescription.hasSuffix("(GET \(server.url(path).absoluteString))") == true)
     }
 
-    @Test(arguments: TransportKind.configured, ["/content-length/repeated", "/interim/100,103"])
-    func repeatsOfOneLengthAndInterimResponsesAreAccepted(_ transport: TransportKind, path: String) async throws {
+    @Test(arguments: TransportKind.configured)
+    func aStatusLineWithTheHTTPNameMiscased(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let url = server.url("/status-line/lowercase-name")
+        if transport.refusesAMiscasedHTTPName {
+            let error = await failure(transport.networking, url)
+            #expect(error?.code == .badServerResponse, "\(String(describing: error))")
+            #expect(error?.localizedDescription.contains("no valid status line") == true, "\(String(describing: error))")
+        } else {
+            let (data, response) = try await transport.send(URLRequest(url: url))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self) == "hello world")
+        }
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func aStatusLineWithNoSpaceAfterTheCode(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let url = server.url("/status-line/no-reason")
+        if transport.acceptsAStatusLineWithNoSpaceAfterTheCode {
+            let (data, response) = try await transport.send(URLRequest(url: url))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self) == "hello world")
+        } else {
+            let error = await failure(transport.networking, url)
+            #expect(error?.code == .badServerResponse, "\(String(describing: error))")
+            let description = error?.localizedDescription ?? ""
+            #expect(description.hasPrefix("the server's response is not valid HTTP: FoundationNetworking could not parse the status line"), "\(description)")
+            #expect(description.contains("`HTTP/1.1 200`"), "\(description)")
+            #expect(description.hasSuffix("(GET \(url.absoluteString))"), "\(description)")
+        }
+    }
+
+    @Test(arguments: TransportKind.configured, ["/content-length/repeated", "/interim/100,103", "/status-line/empty-reason"])
+    func repliesHTTPAllowsAreAccepted(_ transport: TransportKind, path: String) async throws {
         let (_, response) = try await transport.send("GET", path, on: try sharedServer())
         #expect(response.statusCode == 200)
     }

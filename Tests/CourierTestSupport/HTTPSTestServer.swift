@@ -9,9 +9,9 @@ import Foundation
 /// ``HTTPSTestServerError`` saying so, it is never skipped. The process is terminated when the
 /// test ends, and it also exits by itself when its stdin closes, so even a crashed test process
 /// leaves no server behind.
-final class HTTPSTestServer {
+package final class HTTPSTestServer: Sendable {
     /// Which certificate the server presents.
-    enum Identity: String, Sendable, CaseIterable, CustomStringConvertible {
+    package enum Identity: String, Sendable, CaseIterable, CustomStringConvertible {
         /// Issued by the test CA (``TLSTestFiles/caBundlePath``) for IP 127.0.0.1 and localhost.
         case caSigned
         /// Issued by the test CA for `wrong.example` only.
@@ -19,15 +19,15 @@ final class HTTPSTestServer {
         /// Self-signed, for IP 127.0.0.1 and localhost.
         case selfSigned
 
-        var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
-    let port: Int
+    package let port: Int
     private let process: Process
     private let stdin: Pipe
 
     /// `https://127.0.0.1:<port><pathAndQuery>`.
-    func url(_ pathAndQuery: String) -> URL {
+    package func url(_ pathAndQuery: String) -> URL {
         URL(string: "https://127.0.0.1:\(port)\(pathAndQuery)")!
     }
 
@@ -38,7 +38,7 @@ final class HTTPSTestServer {
     }
 
     /// Starts the server with `identity` from `files` and waits (10 s at most) for its port.
-    static func start(_ identity: Identity, files: TLSTestFiles) async throws -> HTTPSTestServer {
+    package static func start(_ identity: Identity, files: TLSTestFiles) async throws -> HTTPSTestServer {
         let python = try TLSTestFiles.tool("python3")
         let script = files.directory.appendingPathComponent("https_server.py")
         try Data(Self.script.utf8).write(to: script)
@@ -69,7 +69,7 @@ final class HTTPSTestServer {
     }
 
     /// Terminates the process and waits for it to exit.
-    func stop() {
+    package func stop() {
         try? stdin.fileHandleForWriting.close()
         if process.isRunning {
             process.terminate()
@@ -169,17 +169,17 @@ final class HTTPSTestServer {
 /// Certificates for the TLS tests, made by the `openssl` CLI in a fresh temporary directory:
 /// a test CA, a leaf it issued for 127.0.0.1/localhost, a leaf it issued for another name, and a
 /// self-signed certificate for 127.0.0.1/localhost. EC P-256 keys, valid for two days.
-struct TLSTestFiles {
-    let directory: URL
+package struct TLSTestFiles: Sendable {
+    package let directory: URL
 
     /// The test CA's certificate, for ``CurlTransport/Configuration/caBundlePath``.
-    var caBundlePath: String { directory.appendingPathComponent("ca.pem").path }
+    package var caBundlePath: String { directory.appendingPathComponent("ca.pem").path }
 
-    func paths(of identity: HTTPSTestServer.Identity) -> (certificate: String, key: String) {
+    package func paths(of identity: HTTPSTestServer.Identity) -> (certificate: String, key: String) {
         (directory.appendingPathComponent("\(identity).pem").path, directory.appendingPathComponent("\(identity).key").path)
     }
 
-    static func make() throws -> TLSTestFiles {
+    package static func make() throws -> TLSTestFiles {
         let openssl = try tool("openssl")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -193,7 +193,7 @@ struct TLSTestFiles {
         return files
     }
 
-    func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -250,7 +250,7 @@ struct TLSTestFiles {
     }
 
     /// `name` found on `PATH`; a missing tool is an error, not a reason to skip.
-    static func tool(_ name: String) throws -> URL {
+    package static func tool(_ name: String) throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         for directory in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
@@ -262,14 +262,14 @@ struct TLSTestFiles {
     }
 }
 
-struct HTTPSTestServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct HTTPSTestServerError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Runs `body` against a fresh HTTPS server presenting `identity`, with fresh certificates;
 /// stops the server and removes the certificates afterwards whatever happens.
-func withHTTPSServer<T>(
+package func withHTTPSServer<T>(
     _ identity: HTTPSTestServer.Identity,
     _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
