@@ -120,3 +120,22 @@ extension ChildProcessEntryPoints {
         #expect(elapsed < .milliseconds(1_250), "the deadline of 0.5 s fired after \(elapsed)")
     }
 }
+
+extension ChildProcessEntryPoints {
+    @Test(.enabled(if: ChildProcess.current == "fractionalTimeouts", "runs only in a child process"),
+          arguments: TransportKind.configured)
+    func fractionalTimeouts(_ transport: TransportKind) async throws {
+        let server = try await TestServer.start()
+        for interval in [0.25, 0.5, 1.5] as [TimeInterval] {
+            let started = ContinuousClock.now
+            let error = await transport.expectURLError(.timedOut, "GET", "/delay/30", on: server, timeout: interval)
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(Int(interval * 1000)), "\(interval) s timed out after \(elapsed)")
+            // Generous against a loaded machine; a whole second late is what it rules out.
+            #expect(elapsed < .milliseconds(Int(interval * 1000) + 900), "\(interval) s timed out after \(elapsed)")
+            #expect(error?.localizedDescription.contains("no data received or sent for \(interval.formattedSeconds)") == true,
+                    "\(String(describing: error?.localizedDescription))")
+        }
+        try await server.shutdown()
+    }
+}
