@@ -26,7 +26,8 @@ struct RequestCommand: AsyncParsableCommand {
             bad --transport or COURIER_TRANSPORT; one line on stderr, `courier: <message>`
 
             Failures print one line to stderr: the method, the URL and Courier's typed error \
-            (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`.
+            (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`. \
+            A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
 
             -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
             URLResponse, so it is always written as 1.1), then each header as the transport \
@@ -107,7 +108,7 @@ struct RequestCommand: AsyncParsableCommand {
             try applyBody(to: &request)
         } catch {
             // Not a transport error: the body file could not be read, so say that plainly.
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(Self.describe(fileError: error))")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(Self.describe(fileError: error))")
             throw ExitCode(1)
         }
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
@@ -180,7 +181,7 @@ struct RequestCommand: AsyncParsableCommand {
             file = try OutputFile(path: output)
         } catch {
             meter?.finish()
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot create \(output): \(error.description)")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot create \(output): \(error.description)")
             throw ExitCode(Terminal.writeFailedStatus)
         }
         defer { file.close() }
@@ -203,7 +204,7 @@ struct RequestCommand: AsyncParsableCommand {
             meter?.finish()
             // As with the body on stdout: a reader that went away (`-o - | head`) chose to stop.
             if output == "-", error.isBrokenPipe { throw ExitCode(Terminal.writeFailedStatus) }
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot write \(output): \(error.description)")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot write \(output): \(error.description)")
             throw ExitCode(Terminal.writeFailedStatus)
         } catch {
             meter?.finish()
