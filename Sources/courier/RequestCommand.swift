@@ -29,6 +29,8 @@ struct RequestCommand: AsyncParsableCommand {
             (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`. \
             A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
 
+            Requests send `User-Agent: courier/<version>` unless -H sets one.
+
             -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
             URLResponse, so it is always written as 1.1), then each header as the transport \
             reports it, sorted by name (transports hand headers over as a dictionary: repeated \
@@ -99,6 +101,8 @@ struct RequestCommand: AsyncParsableCommand {
         let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
         var request = URLRequest(url: target)
         request.httpMethod = method
+        // As curl sends `curl/<version>`; -H replaces it.
+        request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let timeout { request.timeoutInterval = timeout }
         let failure = { (error: any Error) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
@@ -226,6 +230,9 @@ struct RequestCommand: AsyncParsableCommand {
         }
         return http
     }
+
+    /// The tool's `User-Agent`, the same on both transports.
+    static let userAgent = "courier/\(courierVersion)"
 
     /// `--max-filesize`, 0 meaning none, else the policies' default.
     private var maximumBodyBytes: Int {
