@@ -39,7 +39,9 @@ struct RequestCommand: AsyncParsableCommand {
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
-            stays in the file, as with curl.
+            stays in the file, as with curl. A body written to a file has no size limit unless \
+            --max-filesize gives one, as with curl: the limit exists to bound the memory of a \
+            body held whole, for stdout.
             """
     )
 
@@ -67,7 +69,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("s"), .long], help: "Draw no progress bar for -o (errors are still reported, as curl -sS does).")
     var silent = false
 
-    @Option(name: .long, help: ArgumentHelp("The most body bytes accepted (default 64 MiB); 0 for no limit.", valueName: "bytes"))
+    @Option(name: .long, help: ArgumentHelp("The most body bytes accepted (default 64 MiB, and none with -o); 0 for no limit.", valueName: "bytes"))
     var maxFilesize: Int?
 
     @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
@@ -234,9 +236,10 @@ struct RequestCommand: AsyncParsableCommand {
     /// The tool's `User-Agent`, the same on both transports.
     static let userAgent = "courier/\(courierVersion)"
 
-    /// `--max-filesize`, 0 meaning none, else the policies' default.
+    /// `--max-filesize`, 0 meaning none; without it, none for `-o` and the policies' default
+    /// for stdout, whose body is held whole in memory first.
     private var maximumBodyBytes: Int {
-        guard let maxFilesize else { return Policies().maximumResponseBytes }
+        guard let maxFilesize else { return output == nil ? Policies().maximumResponseBytes : Int.max }
         return maxFilesize == 0 ? Int.max : maxFilesize
     }
 
