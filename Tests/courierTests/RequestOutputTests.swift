@@ -133,12 +133,3 @@ import Testing
         return String(decoding: written, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
     }
 }
-
-/// Runs `body`, which blocks (reading a child's output to its end, waiting for it to exit), on a
-/// serial queue of its own, which gets a thread of its own: on one of the few threads that run
-/// Swift tasks, or of `DispatchQueue.global()`, it stalled every other test.
-private func offTheTaskThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue(label: "courierTests.blocking").async { continuation.resume(with: Result { try body() }) }
-    }
-}
