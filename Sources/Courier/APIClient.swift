@@ -19,7 +19,7 @@ public struct APIClient: Sendable {
     public var baseURL: URL
     /// Sends requests, validates statuses and decodes bodies.
     public var dispatcher: Dispatcher
-    /// Encodes JSON request bodies (``RequestBody/json(_:)``).
+    /// Encodes JSON request bodies (``RequestBody/json(_:)-(Value)``).
     public var encoder: JSONEncoder
     /// Sends the requests whose body is read as it arrives (see
     /// ``stream(_:uploading:)``); `nil` buffers them through the dispatcher's ``Networking``.

@@ -110,7 +110,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let target = "\(method) \(url?.absoluteString ?? "<no URL>")"
+        let target = "\(method) \(url?.redactedString ?? "<no URL>")"
         let status = statusCode.map { " (status \($0))" } ?? ""
         return "\(target)\(status): \(kind)"
     }

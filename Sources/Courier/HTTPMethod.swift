@@ -40,6 +40,18 @@ public enum HTTPMethod: Sendable, Equatable {
     /// `OPTIONS` without a body.
     public static let options = HTTPMethod.custom("OPTIONS")
 
+    // The articles write `method: .post` for a method without a payload, as their enums have
+    // no associated values; these make that spelling mean what it says.
+
+    /// `GET` without query items: `.get([])`.
+    public static let get = HTTPMethod.get([])
+    /// `POST` without a body: `.post(nil)`.
+    public static let post = HTTPMethod.post(nil)
+    /// `PUT` without a body: `.put(nil)`.
+    public static let put = HTTPMethod.put(nil)
+    /// `PATCH` without a body: `.patch(nil)`.
+    public static let patch = HTTPMethod.patch(nil)
+
     /// The method name as sent on the request line.
     public var name: String {
         switch self {

@@ -35,6 +35,30 @@ public struct RequestBody: Sendable, Equatable {
         RequestBody(contentType: "application/json") { encoder in try encoder.encode(value) }
     }
 
+    /// A JSON object from a dictionary, as WireKit builds its bodies:
+    /// `.json(["title": "Test Todo", "completed": true] as [String: Any])`.
+    ///
+    /// The dictionary is serialized at once by `JSONSerialization`, with sorted keys; the
+    /// ``APIClient``'s encoder does not apply. Values must be what `JSONSerialization` accepts
+    /// (strings, numbers, booleans, `NSNull`, arrays and dictionaries of those); any other value
+    /// fails the request with ``RequestError/bodyEncodingFailed(description:)`` when it is built.
+    /// An `Encodable` type with ``json(_:)-(Value)`` keeps the body's shape checked by the
+    /// compiler.
+    public static func json(_ object: [String: Any]) -> RequestBody {
+        let encoded: Result<Data, DictionaryEncodingError>
+        if JSONSerialization.isValidJSONObject(object) {
+            // Checked first: Darwin's JSONSerialization raises an Objective-C exception, which
+            // no `catch` stops, for an object it cannot serialize.
+            encoded = Result { try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
+                .mapError { DictionaryEncodingError(description: String(describing: $0)) }
+        } else {
+            encoded = .failure(DictionaryEncodingError(
+                description: "the dictionary holds a value JSONSerialization cannot write (only strings, numbers, booleans, NSNull, arrays and dictionaries)"
+            ))
+        }
+        return RequestBody(contentType: "application/json") { _ in try encoded.get() }
+    }
+
     /// An HTML form, `application/x-www-form-urlencoded`, encoded as ``Endpoint`` encodes queries.
     public static func form(_ fields: [URLQueryItem]) -> RequestBody {
         RequestBody(contentType: "application/x-www-form-urlencoded") { _ in
@@ -62,4 +86,9 @@ public struct RequestBody: Sendable, Equatable {
         encoder.outputFormatting = .sortedKeys
         return Result { () throws(RequestError) in try data(using: encoder) }
     }
+}
+
+/// Why a dictionary body could not be serialized; its description is the whole message.
+private struct DictionaryEncodingError: Error, CustomStringConvertible {
+    var description: String
 }

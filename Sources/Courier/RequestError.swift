@@ -30,11 +30,11 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let text):
-            return "invalid URL: \(text)"
+            return "invalid URL: \(redactingPassword(in: text))"
         case .missingBaseURL(let path):
-            return "relative path \"\(path)\" needs a base URL"
+            return "relative path \"\(redactingPassword(in: path))\" needs a base URL"
         case .unsupportedScheme(let scheme, let url):
-            return "unsupported URL scheme \"\(scheme)\" in \(url); only http and https are sent"
+            return "unsupported URL scheme \"\(scheme)\" in \(redactingPassword(in: url)); only http and https are sent"
         case .invalidMethod(let method):
             return "invalid HTTP method \(method.debugDescription): a method must be an RFC 9110 token"
         case .invalidHeader(let name, let reason):

@@ -111,6 +111,11 @@ public struct URLSessionTransport: Sendable {
         if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         }
+        // FoundationNetworking's own default, `<process> (unknown version) curl/<version>`,
+        // names neither the app's version nor Courier; CurlTransport sends this same value.
+        if request.value(forHTTPHeaderField: "User-Agent") == nil {
+            request.setValue(DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
+        }
         // FoundationNetworking would still speak FTP or FILE through libcurl.
         if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
             throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)

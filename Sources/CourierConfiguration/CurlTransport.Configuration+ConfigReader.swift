@@ -19,7 +19,7 @@ extension CurlTransport.Configuration {
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.proxy` | string, secret | no proxy | a proxy URL, e.g. `http://proxy:3128` | `proxy` |
-    /// | `curl.userAgent` | string | what URLSession sends | any | `userAgent` |
+    /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
     /// An empty string counts as absent. `curl.proxy` is read as a secret, since a proxy URL

@@ -66,7 +66,7 @@ extension Transport {
     /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
     /// | `courier.curl.proxy` | `COURIER_CURL_PROXY` | string, secret | no proxy | a proxy URL |
-    /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | what URLSession sends | any |
+    /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
     /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |

@@ -72,7 +72,7 @@ package enum Curl {
         return CurlError(kind: .globalInit, curlCode: Int(code.rawValue), message: easyMessage(code))
     }()
 
-    /// libcurl's version, e.g. `7.88.1`, as FoundationNetworking puts it in its user agent.
+    /// libcurl's version, e.g. `7.88.1`: the library linked at run time.
     static let version: String = {
         guard let info = curl_version_info(CURLversion(UInt32(ccurl_version_now))),
               let text = info.pointee.version else { return "unknown" }

@@ -46,12 +46,6 @@ struct CurlRequestPlan: Sendable {
 }
 
 extension CurlRequestPlan {
-    /// The `User-Agent` FoundationNetworking sends when a request sets none:
-    /// `"<process name> (unknown version) curl/<libcurl version>"` (measured against libcurl
-    /// 7.88.1 on this machine). Sending the same keeps servers' logs and rules unchanged when
-    /// switching transports.
-    static let urlSessionUserAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(Curl.version)"
-
     /// FoundationNetworking sends `Accept-Language` with the current locale's language code.
     static let urlSessionAcceptLanguage: String? = Locale.current.language.languageCode?.identifier
 
@@ -129,7 +123,8 @@ extension CurlRequestPlan {
         var sendsBody: Bool
         /// URLSession labels a non-empty POST body as a form too; every other body loses the label.
         var keepsFormContentType: Bool
-        /// The transport's configured `User-Agent`; nil for URLSession's.
+        /// The transport's configured `User-Agent`; nil for the one both transports send
+        /// (``Courier/DefaultUserAgent``).
         var userAgent: String?
 
         /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: the request's own headers (`Name: value`,
@@ -145,15 +140,16 @@ extension CurlRequestPlan {
                 lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
             }
             // The value is evaluated only when the request lacks the header, so a request that
-            // sets its own User-Agent or Accept-Language never pays for the process name or the
-            // locale (which reaches into ICU).
+            // sets its own Accept-Language never pays for the locale (which reaches into ICU).
             func addUnlessSet(_ name: String, _ value: @autoclosure () -> String?) {
                 guard !names.contains(name.lowercased()), let value = value() else { return }
                 lines.append(value.isEmpty ? "\(name):" : "\(name): \(value)")
             }
-            // FoundationNetworking always adds these two; HTTP/1.1 keeps connections alive anyway.
+            // URLSessionTransport sets the same User-Agent on the request itself, so
+            // FoundationNetworking writes it among the request's own fields, before the two it
+            // always adds; HTTP/1.1 keeps connections alive anyway.
+            addUnlessSet("User-Agent", userAgent ?? DefaultUserAgent.value)
             addUnlessSet("Connection", "keep-alive")
-            addUnlessSet("User-Agent", userAgent ?? CurlRequestPlan.urlSessionUserAgent)
             addUnlessSet("Accept-Language", CurlRequestPlan.urlSessionAcceptLanguage)
             // Suppressions only where libcurl would add the header: for GET and HEAD it adds
             // neither, and every line here costs libcurl a scan of its own headers per request.

@@ -37,8 +37,8 @@ extension CurlTransport {
         /// environment are never obeyed silently.
         public var proxy: String? = nil
 
-        /// The `User-Agent` sent when a request sets none; `nil` sends what URLSession on Linux
-        /// sends: `<process name> (unknown version) curl/<libcurl version>`.
+        /// The `User-Agent` sent when a request sets none; `nil` sends what `URLSessionTransport`
+        /// sends: `<process name> Courier/<version>` (see ``Courier/courierVersion``).
         public var userAgent: String? = nil
 
         /// How many unread bytes of a streamed response body wait before receiving pauses

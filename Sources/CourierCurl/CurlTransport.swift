@@ -157,3 +157,8 @@ public final class CurlTransport: Sendable {
         try await core.response(for: request)
     }
 }
+
+extension CurlTransport {
+    /// The version of the libcurl this process links, e.g. `8.5.0`, for `courier --version`.
+    package static var libcurlVersion: String { Curl.version }
+}

@@ -14,7 +14,7 @@ extension HTTPResponse {
     /// - Throws: `URLError(.badServerResponse)` when `response` is not an HTTP response.
     init(_ response: URLResponse, for request: URLRequest) throws {
         guard let response = response as? HTTPURLResponse, (0...999).contains(response.statusCode) else {
-            throw URLError(.badServerResponse, "the response to \(request.url?.absoluteString ?? "the request") is not HTTP", url: request.url)
+            throw URLError(.badServerResponse, "the response to \(request.url?.redactedString ?? "the request") is not HTTP", url: request.url)
         }
         self.init(status: .init(code: response.statusCode))
         for (name, value) in response.allHeaderFields {

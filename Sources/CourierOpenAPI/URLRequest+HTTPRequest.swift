@@ -14,7 +14,7 @@ extension URLRequest {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
             let pathComponents = URLComponents(string: path)
         else {
-            throw URLError(.badURL, "cannot join \(path.debugDescription) to the base URL \(baseURL)", url: baseURL)
+            throw URLError(.badURL, "cannot join \(path.debugDescription) to the base URL \(baseURL.redactedString)", url: baseURL)
         }
         // Appended rather than resolved, so that a base URL's own path (`/v1`) is kept as the
         // OpenAPI servers' rules require, and its trailing slash does not double.
@@ -23,7 +23,7 @@ extension URLRequest {
         components.percentEncodedPath = basePath + pathComponents.percentEncodedPath
         components.percentEncodedQuery = pathComponents.percentEncodedQuery
         guard let url = components.url else {
-            throw URLError(.badURL, "cannot join \(path.debugDescription) to the base URL \(baseURL)", url: baseURL)
+            throw URLError(.badURL, "cannot join \(path.debugDescription) to the base URL \(baseURL.redactedString)", url: baseURL)
         }
         self.init(url: url)
         httpMethod = request.method.rawValue

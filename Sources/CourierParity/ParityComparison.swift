@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Compares what the two transports produced, field by field, in a fixed order: outcome,
@@ -62,7 +63,7 @@ public struct ParityComparison: Sendable {
             found.append(difference)
         }
         if fields.contains(.finalURL), urlSession.url != curl.url {
-            let describe = { (url: URL?) in url?.absoluteString ?? "none" }
+            let describe = { (url: URL?) in url?.redactedString ?? "none" }
             found.append(ParityDifference(field: .finalURL, urlSession: describe(urlSession.url), curl: describe(curl.url)))
         }
         return found

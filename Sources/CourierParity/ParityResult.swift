@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// How the two transports answered one request.
@@ -29,7 +30,7 @@ public struct ParityResult: Sendable {
 extension ParityResult: CustomStringConvertible {
     public var description: String {
         let method = request.httpMethod ?? "GET"
-        let url = request.url?.absoluteString ?? "(no URL)"
+        let url = request.url?.redactedString ?? "(no URL)"
         guard let firstDifference else { return "agree: \(method) \(url)" }
         return "differ: \(method) \(url): \(firstDifference)"
     }

@@ -62,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
         let target = try RequestURL.parse(url)
         let limit: LoadRun.Limit = requests.map { .requests($0) } ?? .duration(.seconds(duration ?? 5))
         let load = LoadRun(request: URLRequest(url: target), concurrency: concurrency, limit: limit)
-        Terminal.line("GET \(target.absoluteString), \(concurrency) in flight, \(limitText(limit)) per transport")
+        Terminal.line("GET \(target.redactedString), \(concurrency) in flight, \(limitText(limit)) per transport")
         var rows = [LoadRun.Result.tableHeader]
         var failed = false
         var firstErrors: [String] = []

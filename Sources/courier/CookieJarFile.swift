@@ -17,7 +17,7 @@ struct CookieJarFile {
             do {
                 contents = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
             } catch {
-                Terminal.errorLine("\(method) \(url.absoluteString): cannot read the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
+                Terminal.errorLine("\(method) \(url.redactedString): cannot read the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
                 throw ExitCode(1)
             }
             for skipped in store.load(netscapeCookieFile: contents) {
@@ -32,7 +32,7 @@ struct CookieJarFile {
         do {
             try Data(store.netscapeCookieFile().utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            Terminal.errorLine("\(method) \(url.absoluteString): cannot write the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
+            Terminal.errorLine("\(method) \(url.redactedString): cannot write the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
             throw ExitCode(1)
         }
     }

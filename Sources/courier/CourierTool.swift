@@ -1,4 +1,6 @@
 import ArgumentParser
+import Courier
+import CourierCurl
 import Foundation
 
 /// The `courier` command: a demo of the library, a curl-like client, a parity report and a
@@ -15,6 +17,8 @@ struct CourierTool: AsyncParsableCommand {
             on stderr, `courier: <message>`, and exit status 64. A failed write to stdout (a \
             closed pipe, a full disk) ends any subcommand with exit status 23, as curl does.
             """,
+        // With libcurl's version, which decides much of what the curl transport can do.
+        version: "courier \(courierVersion) (libcurl \(CurlTransport.libcurlVersion))",
         subcommands: [
             DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self,
             StreamProbeCommand.self,

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import ArgumentParser
+import Courier
 import CourierParity
 import Foundation
 
@@ -56,7 +57,7 @@ struct ParityCommand: AsyncParsableCommand {
         var rows = [["URL", "result"]]
         for result in results {
             let verdict = result.firstDifference.map { "differ: \($0)" } ?? "agree"
-            rows.append([result.request.url?.absoluteString ?? "", verdict])
+            rows.append([result.request.url?.redactedString ?? "", verdict])
         }
         Terminal.table(rows).forEach { Terminal.line($0) }
         let differing = results.filter { !$0.transportsAgree }.count

@@ -26,7 +26,10 @@ struct RequestCommand: AsyncParsableCommand {
             bad --transport or COURIER_TRANSPORT; one line on stderr, `courier: <message>`
 
             Failures print one line to stderr: the method, the URL and Courier's typed error \
-            (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`.
+            (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`. \
+            A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
+
+            Requests send `User-Agent: courier/<version>` unless -H sets one.
 
             -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
             URLResponse, so it is always written as 1.1), then each header as the transport \
@@ -36,7 +39,9 @@ struct RequestCommand: AsyncParsableCommand {
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
-            stays in the file, as with curl.
+            stays in the file, as with curl. A body written to a file has no size limit unless \
+            --max-filesize gives one, as with curl: the limit exists to bound the memory of a \
+            body held whole, for stdout.
             """
     )
 
@@ -64,7 +69,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("s"), .long], help: "Draw no progress bar for -o (errors are still reported, as curl -sS does).")
     var silent = false
 
-    @Option(name: .long, help: ArgumentHelp("The most body bytes accepted (default 64 MiB); 0 for no limit.", valueName: "bytes"))
+    @Option(name: .long, help: ArgumentHelp("The most body bytes accepted (default 64 MiB, and none with -o); 0 for no limit.", valueName: "bytes"))
     var maxFilesize: Int?
 
     @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
@@ -98,6 +103,8 @@ struct RequestCommand: AsyncParsableCommand {
         let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
         var request = URLRequest(url: target)
         request.httpMethod = method
+        // As curl sends `curl/<version>`; -H replaces it.
+        request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let timeout { request.timeoutInterval = timeout }
         let failure = { (error: any Error) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
@@ -107,7 +114,7 @@ struct RequestCommand: AsyncParsableCommand {
             try applyBody(to: &request)
         } catch {
             // Not a transport error: the body file could not be read, so say that plainly.
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot read the request body: \(Self.describe(fileError: error))")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(Self.describe(fileError: error))")
             throw ExitCode(1)
         }
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
@@ -180,7 +187,7 @@ struct RequestCommand: AsyncParsableCommand {
             file = try OutputFile(path: output)
         } catch {
             meter?.finish()
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot create \(output): \(error.description)")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot create \(output): \(error.description)")
             throw ExitCode(Terminal.writeFailedStatus)
         }
         defer { file.close() }
@@ -203,7 +210,7 @@ struct RequestCommand: AsyncParsableCommand {
             meter?.finish()
             // As with the body on stdout: a reader that went away (`-o - | head`) chose to stop.
             if output == "-", error.isBrokenPipe { throw ExitCode(Terminal.writeFailedStatus) }
-            Terminal.errorLine("\(method) \(target.absoluteString): cannot write \(output): \(error.description)")
+            Terminal.errorLine("\(method) \(target.redactedString): cannot write \(output): \(error.description)")
             throw ExitCode(Terminal.writeFailedStatus)
         } catch {
             meter?.finish()
@@ -226,9 +233,13 @@ struct RequestCommand: AsyncParsableCommand {
         return http
     }
 
-    /// `--max-filesize`, 0 meaning none, else the policies' default.
+    /// The tool's `User-Agent`, the same on both transports.
+    static let userAgent = "courier/\(courierVersion)"
+
+    /// `--max-filesize`, 0 meaning none; without it, none for `-o` and the policies' default
+    /// for stdout, whose body is held whole in memory first.
     private var maximumBodyBytes: Int {
-        guard let maxFilesize else { return Policies().maximumResponseBytes }
+        guard let maxFilesize else { return output == nil ? Policies().maximumResponseBytes : Int.max }
         return maxFilesize == 0 ? Int.max : maxFilesize
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CourierTestServer
+import Dispatch
 import Foundation
 
 /// `courier serve`: Courier's test server, with its normal and hostile routes, on loopback, for
@@ -10,11 +11,13 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run Courier's test server on 127.0.0.1 until interrupted.",
         discussion: """
             Prints the server's base URL as the first line on stdout, then serves until the \
-            process is interrupted or stdin reaches its end. Routes include echoes (/get, \
-            /anything), redirects, bodies, and misbehaving servers (stalls, endless bodies, \
-            compression bombs, malformed heads); see CourierTestServer.
+            process gets SIGINT (Ctrl-C) or SIGTERM, when it closes its connections and exits 0. \
+            Standard input is not read, so a server started in the background of a script \
+            (`courier serve > url.txt &`) runs until it is signalled. Routes include echoes \
+            (/get, /anything), redirects, bodies, and misbehaving servers (stalls, endless \
+            bodies, compression bombs, malformed heads); see CourierTestServer.
 
-            Exit codes: 0 stopped; 1 the server could not start; 64 usage error.
+            Exit codes: 0 stopped by a signal; 1 the server could not start; 64 usage error.
             """
     )
 
@@ -26,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Taken before the server starts, so a signal sent as soon as the URL is printed is
+        // not lost to the default action, which would end the process without a shutdown.
+        let stop = StopSignals([SIGINT, SIGTERM])
         let server: TestServer
         do {
             server = try await TestServer.start(port: port)
@@ -34,10 +40,35 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         Terminal.writeOut(Data("\(server.url("/").absoluteString)\n".utf8))
-        // Reading stdin to its end is how a parent that holds the pipe says "stop".
-        await Task.detached {
-            while !FileHandle.standardInput.availableData.isEmpty {}
-        }.value
+        await stop.first()
         try? await server.shutdown()
+    }
+}
+
+/// Signals turned from their default action (ending the process) into an event to await.
+///
+/// The process ignores them, so their default action does not run, and a dispatch source per
+/// signal reports each one; the sources live as long as this value.
+private struct StopSignals {
+    private let sources: [any DispatchSourceSignal]
+    private let received: AsyncStream<Int32>
+
+    init(_ numbers: [Int32]) {
+        let (received, continuation) = AsyncStream<Int32>.makeStream()
+        let queue = DispatchQueue(label: "courier.serve.signals")
+        sources = numbers.map { number in
+            _ = signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        self.received = received
+    }
+
+    /// Returns when the first of the signals arrives.
+    func first() async {
+        for await _ in received { break }
+        for source in sources { source.cancel() }
     }
 }

@@ -69,7 +69,9 @@ struct StreamProbeCommand: AsyncParsableCommand {
                 Terminal.line("status \(status), \(String(decoding: try await body.collect(upTo: 4096), as: UTF8.self))")
             }
         } catch {
-            Terminal.errorLine("\(request.httpMethod ?? "GET") \(target.absoluteString): \(error)")
+            // Through APIError, as `request` reports: an error's own description lists its user
+            // info, and with it the failing URL as given, password and all.
+            Terminal.errorLine(APIError(kind: .transport(error), method: request.httpMethod ?? "GET", url: target).description)
             throw ExitCode(1)
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 import Testing
 @testable import CourierCurl
@@ -28,7 +29,7 @@ struct CurlRequestPlanTests {
     @Test func urlSessionDefaultsAreAddedUnlessTheRequestSetsThem() {
         let lines = plan("GET").headerLines
         #expect(lines.contains("Connection: keep-alive"))
-        #expect(lines.contains("User-Agent: \(CurlRequestPlan.urlSessionUserAgent)"))
+        #expect(lines.contains("User-Agent: \(DefaultUserAgent.value)"))
         // libcurl adds neither header to a GET, so there is nothing to suppress.
         #expect(!lines.contains("Expect:"))
         #expect(!lines.contains("Content-Type:"))

@@ -31,7 +31,7 @@ struct CurlTransportTests {
             #expect(echo.header("X-Empty") == "")
             #expect(echo.header("Accept") == "*/*")
             #expect(echo.header("Accept-Encoding") == Curl.features.acceptEncoding)
-            #expect(echo.header("User-Agent") == CurlRequestPlan.urlSessionUserAgent)
+            #expect(echo.header("User-Agent") == DefaultUserAgent.value)
             #expect(echo.header("Connection") == "keep-alive")
             #expect(echo.header("Expect") == nil)
         }

@@ -41,6 +41,35 @@ private struct Draft: Encodable, Sendable {
         #expect(RequestBody.json(forwards) == .json(backwards))
     }
 
+    /// The articles' `method: .post`, written without parentheses, is the case without a payload.
+    @Test func aMethodWithoutItsPayloadIsTheCaseWithNone() throws {
+        #expect(HTTPMethod.get == .get([]))
+        #expect(HTTPMethod.post == .post(nil))
+        #expect(HTTPMethod.put == .put(nil))
+        #expect(HTTPMethod.patch == .patch(nil))
+        let request = try Request<Void>("todos", method: .post).urlRequest(baseURL: URL(string: "https://example.com/"))
+        #expect(request.httpMethod == "POST")
+        #expect(request.httpBody == nil)
+    }
+
+    /// WireKit's body, a `[String: Any]`.
+    @Test func aDictionaryBodyIsAJSONObjectWithSortedKeys() throws {
+        let body = RequestBody.json(["title": "Test Todo", "completed": true, "tags": ["a"]] as [String: Any])
+        #expect(body.contentType == "application/json")
+        #expect(String(decoding: try body.data(), as: UTF8.self) == #"{"completed":true,"tags":["a"],"title":"Test Todo"}"#)
+        #expect(body == .json(["tags": ["a"], "completed": true, "title": "Test Todo"] as [String: Any]))
+    }
+
+    @Test func aDictionaryJSONCannotWriteFailsWhenTheRequestIsBuilt() {
+        let body = RequestBody.json(["when": Date()] as [String: Any])
+        #expect {
+            try body.data()
+        } throws: { error in
+            guard case .bodyEncodingFailed(let description) = error as? RequestError else { return false }
+            return description.contains("JSONSerialization cannot write")
+        }
+    }
+
     @Test func bodiesThatFailToEncodeCompareTheirErrors() {
         #expect(RequestBody.json(["x": Double.nan]) == .json(["x": Double.nan]))
         #expect(RequestBody.json(["x": Double.nan]) != .json(["x": 1.0]))

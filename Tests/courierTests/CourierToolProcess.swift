@@ -180,3 +180,12 @@ enum CourierToolProcess {
 func temporaryPath(_ suffix: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("courier-test-\(UUID().uuidString)\(suffix)").path
 }
+
+/// Runs `body`, which blocks (reading a child's output to its end, waiting for it to exit), on a
+/// serial queue of its own, which gets a thread of its own: on one of the few threads that run
+/// Swift tasks, or of `DispatchQueue.global()`, it stalled every other test.
+func offTheTaskThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue(label: "courierTests.blocking").async { continuation.resume(with: Result { try body() }) }
+    }
+}

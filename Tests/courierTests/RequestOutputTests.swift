@@ -6,16 +6,17 @@ import Testing
 @Suite struct RequestOutputTests {
     static let transports = ["curl", "urlsession"]
 
-    /// 80 MiB, past the 64 MiB default limit, written whole once `--max-filesize 0` lifts it.
+    /// 80 MiB with its `Content-Length`, past the 64 MiB limit a body on stdout has: with `-o`
+    /// it is written whole, as curl writes it, unless `--max-filesize` sets a limit.
     @Test(arguments: transports)
-    func aBodyPastTheDefaultLimitIsWrittenWithNoLimit(transport: String) async throws {
+    func aFileHasNoLimitUnlessOneIsGiven(transport: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
         let path = temporaryPath(".bin")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let count = 80 << 20
         let url = server.url("/zeros/\(count)").absoluteString
-        let result = try await CourierToolProcess.run(["request", "--transport", transport, "--max-filesize", "0", "-o", path, url])
+        let result = try await CourierToolProcess.run(["request", "--transport", transport, "-o", path, url])
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -25,10 +26,15 @@ import Testing
         try handle.seek(toOffset: UInt64(count - 4096))
         #expect(try handle.readToEnd() == Data(count: 4096))
 
-        let limited = try await CourierToolProcess.run(["request", "--transport", transport, "-o", path, url])
+        let limited = try await CourierToolProcess.run(["request", "--transport", transport, "--max-filesize", "\(1 << 20)", "-o", path, url])
         #expect(limited.status == 1)
         #expect(limited.stderrLines.count == 1, "\(limited.stderrText)")
         #expect(limited.stderrText.contains("URLError -1103"), "\(limited.stderrText)")
+
+        let toStdout = try await CourierToolProcess.run(["request", "--transport", transport, url])
+        #expect(toStdout.status == 1)
+        #expect(toStdout.stdout.isEmpty)
+        #expect(toStdout.stderrText.contains("URLError -1103"), "\(toStdout.stderrText)")
     }
 
     @Test(arguments: transports)
@@ -125,14 +131,5 @@ import Testing
         #expect(process.terminationStatus == 0)
         // The terminal turns each "\n" into "\r\n".
         return String(decoding: written, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-    }
-}
-
-/// Runs `body`, which blocks (reading a child's output to its end, waiting for it to exit), on a
-/// serial queue of its own, which gets a thread of its own: on one of the few threads that run
-/// Swift tasks, or of `DispatchQueue.global()`, it stalled every other test.
-private func offTheTaskThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue(label: "courierTests.blocking").async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -49,7 +49,6 @@ enum ProcessCounts {
 /// threads are not counted as this process's.
 final class ServerChild: Sendable {
     private let process: Foundation.Process
-    private let input: Pipe
     /// `http://127.0.0.1:port`, no trailing slash.
     let base: String
 
@@ -57,9 +56,8 @@ final class ServerChild: Sendable {
         let process = Foundation.Process()
         process.executableURL = executable
         process.arguments = ["serve"]
-        let input = Pipe()
         let output = Pipe()
-        process.standardInput = input
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         try process.run()
         var line = Data()
@@ -70,7 +68,6 @@ final class ServerChild: Sendable {
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         self.process = process
-        self.input = input
         base = text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
@@ -78,8 +75,9 @@ final class ServerChild: Sendable {
         URL(string: base + pathAndQuery) ?? URL(fileURLWithPath: "/")
     }
 
+    /// SIGTERM, on which the server shuts down and exits.
     func stop() {
-        try? input.fileHandleForWriting.close()
+        process.terminate()
         process.waitUntilExit()
     }
 }

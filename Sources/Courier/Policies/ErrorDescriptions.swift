@@ -55,7 +55,7 @@ extension URLError {
             what += ": \(detail)"
         }
         var info = userInfo
-        info[NSLocalizedDescriptionKey] = "\(what) (\(method) \(url?.absoluteString ?? "no URL"))"
+        info[NSLocalizedDescriptionKey] = "\(what) (\(method) \(url?.redactedString ?? "no URL"))"
         info[Self.describedKey] = what
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         if info[NSUnderlyingErrorKey] == nil { info[NSUnderlyingErrorKey] = self }

@@ -98,7 +98,7 @@ public struct RedirectPolicy: Sendable, Equatable {
         if currentURL.scheme?.lowercased() == "https", scheme == "http", !allowsInsecureRedirects {
             return .fail(
                 .appTransportSecurityRequiresSecureConnection,
-                message: "refused a redirect from https to \(target.absoluteString): it would continue in clear text"
+                message: "refused a redirect from https to \(target.redactedString): it would continue in clear text"
             )
         }
         var next = request

@@ -16,6 +16,14 @@ extension Request where Response == [Todo] {
 
 extension Request where Response == Todo {
     static func addTodo(_ todo: Todo) -> Self { Request("todos", method: .post(.json(todo))) }
+
+    // WireKit's body as a dictionary works too, serialized by JSONSerialization.
+    static func addTodo(fields: [String: Any]) -> Self { Request("todos", method: .post(.json(fields))) }
+}
+
+// A method without a body or query items reads as in the articles.
+extension Request where Response == Void {
+    static var clearCompleted: Self { Request("todos/clear-completed", method: .post) }
 }
 
 struct TodoStore: Sendable {
