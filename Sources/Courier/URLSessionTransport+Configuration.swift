@@ -53,6 +53,15 @@ extension URLSessionTransport {
         public var policies: Policies
         /// Which content codings are asked for and decoded; ``ContentDecoding/all`` unless asked.
         public var contentDecoding: ContentDecoding
+        /// The most bytes of a streamed body that may wait for their reader; 64 MiB unless asked.
+        ///
+        /// FoundationNetworking cannot pause a transfer, so a reader slower than the network
+        /// (a file on a slow disk, a consumer doing work per chunk) does not slow the server
+        /// down. Past this many unread bytes the body fails with
+        /// `URLError(.dataLengthExceedsMaximum)` and the task is cancelled, whatever
+        /// ``Policies/maximumResponseBytes`` allows, so memory stays bounded even for a body
+        /// with no limit. `CurlTransport` pauses instead.
+        public var maximumUnreadBytes: Int
 
         /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
         public init(
@@ -62,7 +71,8 @@ extension URLSessionTransport {
             cookies: CookiePolicy = .none,
             additionalHeaders: [String: String] = [:],
             policies: Policies = Policies(),
-            contentDecoding: ContentDecoding = .all
+            contentDecoding: ContentDecoding = .all,
+            maximumUnreadBytes: Int = 64 << 20
         ) {
             self.timeoutIntervalForRequest = timeoutIntervalForRequest
             self.timeoutIntervalForResource = timeoutIntervalForResource
@@ -71,6 +81,7 @@ extension URLSessionTransport {
             self.additionalHeaders = additionalHeaders
             self.policies = policies
             self.contentDecoding = contentDecoding
+            self.maximumUnreadBytes = maximumUnreadBytes
         }
 
         func sessionConfiguration() -> URLSessionConfiguration {

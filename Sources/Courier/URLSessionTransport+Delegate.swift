@@ -27,6 +27,8 @@ extension URLSessionTransport {
         let queue = DispatchQueue(label: "Courier.URLSessionTransport.delegate")
         private let maximumResponseBytes: Int
         private let maximumHeaderBytes: Int
+        /// The most bytes of a streamed body that may wait for their reader.
+        let maximumUnreadBytes: Int
 
         private struct Entry {
             var exchange: any SessionExchange
@@ -47,6 +49,7 @@ extension URLSessionTransport {
         init(configuration: Configuration) {
             maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
             maximumHeaderBytes = max(0, configuration.policies.maximumHeaderBytes)
+            maximumUnreadBytes = max(1, configuration.maximumUnreadBytes)
             decodesContent = configuration.contentDecoding == .all
         }
 

@@ -20,14 +20,17 @@ extension URLSessionTransport {
         private let storage: ResponseBodyStorage
         /// The spooled request body, removed when the task ends.
         private let spool: UploadSpool?
+        /// The most bytes that may wait for the body's reader.
+        private let unreadLimit: Int
         /// Told how much of the upload FoundationNetworking has sent (progress reporting).
         private let sendObserver: (@Sendable (Int64) -> Void)?
 
         init(
             request: URLRequest, tasks: TaskQueue, spool: UploadSpool?, sendObserver: (@Sendable (Int64) -> Void)? = nil,
-            bufferSize: Int = ResponseBody.defaultBufferSize
+            bufferSize: Int = ResponseBody.defaultBufferSize, unreadLimit: Int
         ) {
             self.request = request
+            self.unreadLimit = unreadLimit
             self.tasks = tasks
             self.spool = spool
             self.sendObserver = sendObserver
@@ -81,8 +84,13 @@ extension URLSessionTransport {
                 storage.fail(error)
                 cancelSoon(task)
             case .write:
-                // Past the storage's mark the bytes wait there anyway: the task cannot be paused.
-                storage.write(data)
+                // The task cannot be paused: past the storage's mark the bytes wait there, up to
+                // the unread limit, where the storage fails and asks for the task's cancel.
+                storage.write(data, unreadLimit: unreadLimit, error: URLError(
+                    .dataLengthExceedsMaximum,
+                    "the reader fell \(unreadLimit) bytes behind the network, and this engine cannot pause a transfer (URLSessionTransport.Configuration.maximumUnreadBytes)",
+                    url: request.url
+                ))
             }
         }
 

@@ -15,8 +15,8 @@ extension URLSessionTransport {
     ///
     /// The body is bounded by ``Policies/maximumResponseBytes``: past it, a read throws
     /// `URLError(.dataLengthExceedsMaximum)`. FoundationNetworking cannot pause a transfer, so
-    /// the bytes a slow reader has not read yet wait in memory up to that limit (see
-    /// ``streamingEngine``).
+    /// the bytes a slow reader has not read yet wait in memory, up to
+    /// ``Configuration/maximumUnreadBytes`` (see ``streamingEngine``).
     ///
     /// - Parameter body: the request body; `nil` sends the request's own `httpBody`.
     /// - Throws: what ``data(for:)`` throws, for failures before the head; a read of the body
@@ -35,8 +35,8 @@ extension URLSessionTransport {
     ///
     /// FoundationNetworking cannot pause a transfer, so a reader slower than the network does
     /// not slow the server down: the bytes it has not read wait in the body, up to
-    /// ``Policies/maximumResponseBytes``, past which the body fails. Use `CurlTransport` to read
-    /// large bodies slowly in bounded memory. A ``UploadBody/stream(_:length:)`` body is written
+    /// ``Configuration/maximumUnreadBytes``, past which the body fails. Use `CurlTransport` to
+    /// read large bodies slowly in bounded memory. A ``UploadBody/stream(_:length:)`` body is written
     /// to a temporary file before it is sent (FoundationNetworking can only wait for a body's
     /// bytes without blocking when they come from a file); data and files are sent as they are.
     /// A transport made with ``init(session:)`` has no delegate of Courier's and buffers each
@@ -91,7 +91,9 @@ extension URLSession {
                 file = written.file
             }
         }
-        let exchange = URLSessionTransport.StreamExchange(request: request, tasks: tasks, spool: spool, sendObserver: upload?.readObserver)
+        let exchange = URLSessionTransport.StreamExchange(
+            request: request, tasks: tasks, spool: spool, sendObserver: upload?.readObserver, unreadLimit: delegate.maximumUnreadBytes
+        )
         let (sent, uploadFile, spooled) = (request, file, spool)
         let idleTimeout = URLSessionTransport.IdleTimeout.start(for: exchange)
         return try await withTaskCancellationHandler {

@@ -71,7 +71,8 @@ extension Transport {
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.urlsession.cookies` | `COURIER_URLSESSION_COOKIES` | string | `none` | `none`, `shared` |
-    /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `identityOnly` | `identityOnly`, `all` |
+    /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `all` | `identityOnly`, `all` |
+    /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
     /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
     /// The `redirects`, `timeouts` and `limits` keys are the ``Courier/Policies`` both

@@ -16,7 +16,8 @@ extension URLSessionTransport.Configuration {
     /// | `urlsession.timeoutIntervalForResource` | double, seconds | `604800` (7 days) | above 0 | `timeoutIntervalForResource` |
     /// | `urlsession.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
     /// | `urlsession.cookies` | string | `none` | `none`, `shared` | `cookies` |
-    /// | `urlsession.contentDecoding` | string | `identityOnly` | `identityOnly`, `all` | `contentDecoding` |
+    /// | `urlsession.contentDecoding` | string | `all` | `identityOnly`, `all` | `contentDecoding` |
+    /// | `urlsession.maximumUnreadBytes` | int | `67108864` (64 MiB) | 1 or more | `maximumUnreadBytes` |
     /// | `urlsession.additionalHeaders` | string list, secret | none | `Name: value` entries | `additionalHeaders` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
@@ -66,6 +67,12 @@ extension URLSessionTransport.Configuration {
             default: throw reader.error("urlsession.contentDecoding", value: name, accepted: decodingAccepted)
             }
         }
+        maximumUnreadBytes = try reader.integer(
+            "urlsession.maximumUnreadBytes",
+            default: maximumUnreadBytes,
+            minimum: 1,
+            accepted: "a whole number of bytes, 1 or more"
+        )
         if let entries = try reader.list(
             "urlsession.additionalHeaders",
             isSecret: true,

@@ -29,7 +29,8 @@ enum EveryKey {
         "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
         "courier.urlsession.cookies": "shared",
-        "courier.urlsession.contentDecoding": "all",
+        "courier.urlsession.contentDecoding": "identityOnly",
+        "courier.urlsession.maximumUnreadBytes": 4_194_304,
         "courier.urlsession.additionalHeaders": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
     ]
 
@@ -55,7 +56,8 @@ enum EveryKey {
               "timeoutIntervalForResource": 90,
               "maximumConnectionsPerHost": 3,
               "cookies": "shared",
-              "contentDecoding": "all",
+              "contentDecoding": "identityOnly",
+              "maximumUnreadBytes": 4194304,
               "additionalHeaders": ["X-Team: payments", "Accept-Language: en"]
             }
           }
@@ -84,7 +86,8 @@ enum EveryKey {
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
         "COURIER_URLSESSION_COOKIES": "shared",
-        "COURIER_URLSESSION_CONTENT_DECODING": "all",
+        "COURIER_URLSESSION_CONTENT_DECODING": "identityOnly",
+        "COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES": "4194304",
         "COURIER_URLSESSION_ADDITIONAL_HEADERS": "X-Team: payments,Accept-Language: en",
     ]
 
@@ -128,7 +131,8 @@ enum EveryKey {
         #expect(curlRead == curl, sourceLocation: sourceLocation)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         #expect(withoutStore(urlSession.policies) == policies, sourceLocation: sourceLocation)
-        #expect(urlSession.contentDecoding == .all, sourceLocation: sourceLocation)
+        #expect(urlSession.contentDecoding == .identityOnly, sourceLocation: sourceLocation)
+        #expect(urlSession.maximumUnreadBytes == 4_194_304, sourceLocation: sourceLocation)
         #expect(urlSession.timeoutIntervalForRequest == 7.5, sourceLocation: sourceLocation)
         #expect(urlSession.timeoutIntervalForResource == 90, sourceLocation: sourceLocation)
         #expect(urlSession.maximumConnectionsPerHost == 3, sourceLocation: sourceLocation)

@@ -63,6 +63,29 @@ import Testing
         }
     }
 
+    /// URLSession's engine cannot pause, so a reader that falls behind is bounded another way:
+    /// past `maximumUnreadBytes` waiting, the body fails, even with no body limit at all.
+    @Test func aReaderFarBehindFailsOnURLSessionWithoutALimit() async throws {
+        try #require(TransportKind.configured.contains(.urlSession))
+        let server = try sharedServer()
+        var configuration = URLSessionTransport.Configuration(maximumUnreadBytes: 4 << 20)
+        configuration.policies.maximumResponseBytes = .max
+        let transport = URLSessionTransport(configuration: configuration)
+        let (body, _) = try await transport.stream(for: URLRequest(url: server.url("/infinite")))
+        // Not read until the engine has had time to pass the mark at loopback speed.
+        #expect(await eventually { body.isEnded }, "the body went on past 4 MiB unread")
+        var read = 0
+        await #expect {
+            for try await chunk in body { read += chunk.count }
+        } throws: { error in
+            guard let error = error as? URLError, error.code == .dataLengthExceedsMaximum else { return false }
+            return error.localizedDescription.contains("fell 4194304 bytes behind")
+        }
+        // What was buffered before the mark is read first, and no more.
+        #expect(read > 0 && read <= 4 << 20)
+        await transport.shutdown()
+    }
+
     @Test(arguments: TransportKind.configured)
     func aSlowReaderGetsTheWholeBodyIntact(_ transport: TransportKind) async throws {
         // Slow enough that the buffer fills and the engine pauses and goes on many times.

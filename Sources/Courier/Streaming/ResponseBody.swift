@@ -189,6 +189,12 @@ package final class ResponseBodyStorage: Sendable {
         return action.producer != .pause
     }
 
+    /// Hands a chunk to the reader for an engine that cannot pause: past `unreadLimit` bytes
+    /// waiting for the reader, the body fails with `error` and the engine is told to cancel.
+    package func write(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) {
+        end { $0.state.append(chunk, unreadLimit: unreadLimit, error: error()) }
+    }
+
     /// The body is complete; `trailerFields` are the trailer section's fields, if any.
     package func finish(trailerFields: [String: String] = [:]) {
         end { shared in

@@ -77,6 +77,16 @@ package struct ResponseBodyState<Continuation> {
         return .none
     }
 
+    /// The producer, which cannot pause, delivers `chunk`: past `unreadLimit` bytes waiting for
+    /// the reader, the body fails with `error` instead (the chunks already buffered are read
+    /// first) and the producer is told to cancel.
+    mutating func append(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) -> Action {
+        guard waiting == nil, bufferedBytes + chunk.count > unreadLimit, case .open = end else { return append(chunk) }
+        var action = finish(error())
+        action.producer = .cancel
+        return action
+    }
+
     /// The body ended, complete or not. Chunks already buffered are still read first.
     mutating func finish(_ error: (any Error)?) -> Action {
         guard case .open = end else { return .none }

@@ -224,3 +224,30 @@ import Testing
         #expect(read(&state).0.error?.code == .networkConnectionLost)
     }
 }
+
+/// The bound for an engine that cannot pause: past the unread limit the body fails instead of
+/// growing, and the producer is told to cancel.
+@Suite struct ResponseBodyStateUnreadLimitTests {
+    private typealias State = ResponseBodyState<String>
+
+    @Test func passingTheUnreadLimitFailsTheBodyAfterWhatWasBuffered() throws {
+        var state = State(highWater: 4)
+        let first = state.append(Data(count: 6), unreadLimit: 10, error: URLError(.dataLengthExceedsMaximum))
+        #expect(first.producer == .pause, "past the high-water mark, as for any producer")
+        let over = state.append(Data(count: 6), unreadLimit: 10, error: URLError(.dataLengthExceedsMaximum))
+        #expect(over.producer == .cancel)
+        #expect(state.isEnded)
+        let buffered = state.next("r1")
+        #expect(try buffered.reader?.1.get()?.count == 6)
+        let end = state.next("r2")
+        #expect(throws: URLError(.dataLengthExceedsMaximum)) { try end.reader?.1.get() }
+    }
+
+    @Test func aWaitingReaderTakesTheChunkWhateverTheLimit() throws {
+        var state = State(highWater: 4)
+        _ = state.next("r")
+        let handed = state.append(Data(count: 64), unreadLimit: 10, error: URLError(.dataLengthExceedsMaximum))
+        #expect(handed.reader?.0 == "r")
+        #expect(!state.isEnded)
+    }
+}
