@@ -123,6 +123,11 @@ let package = Package(
             path: "Tools/courier-storms"
         ),
         .executableTarget(
+            name: "courier-bomb-aftermath",
+            dependencies: ["Courier", "CourierCurl"],
+            path: "Tools/courier-bomb-aftermath"
+        ),
+        .executableTarget(
             name: "courier-valgrind-probe",
             dependencies: ["CourierCurl", "CourierTestServer"],
             path: "Tools/courier-valgrind-probe"

@@ -58,9 +58,14 @@ extension CurlError {
         }
     }
 
-    /// libcurl's words for a failure, with what they leave out where they mislead.
-    package static func message(forCode code: Int, libcurlSaid text: String) -> String {
+    /// libcurl's words for a failure, with what they leave out where they mislead. `duringBody`:
+    /// the failure came after a streamed body's head was handed over.
+    package static func message(forCode code: Int, libcurlSaid text: String, duringBody: Bool = false) -> String {
         switch code {
+        // While a transfer is paused for its reader, libcurl keeps what one read decodes to,
+        // at most 64 MiB (DYN_PAUSE_BUFFER), and reports more as out of memory.
+        case Curl.Code.outOfMemory where duringBody:
+            "one read decoded to more than libcurl holds for a paused transfer (64 MiB), a compression bomb's mark; libcurl said: \(text)"
         case Curl.Code.outOfMemory: "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
         case Curl.Code.unsupportedProtocol: "the reply is not HTTP/1.x or later; libcurl said: \(text)"
         default: text

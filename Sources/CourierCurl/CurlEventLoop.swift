@@ -315,7 +315,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             return timeout.urlError(code: .timedOut, url: url)
         }
         let libcurlSaid = transfer.withState { $0.handle }?.errorMessage ?? Curl.message(forCode: code)
-        let message = CurlError.message(forCode: code, libcurlSaid: libcurlSaid)
+        let message = CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
         let error = CurlError(kind: .transfer, curlCode: code, message: message)
         return error.urlError(code: CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy)), url: url)
     }

@@ -53,7 +53,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var pending: CurlBodyBufferPool.Buffer?
     private var pendingCount = 0
     /// A streamed body's head was handed to the awaiting task; header lines now are trailers.
-    private var headIsHandedOver = false
+    private(set) var headIsHandedOver = false
     private var trailerBytes: [UInt8] = []
     /// Small bodies grow here; see ``CurlBodyBufferPool/minimumCapacity``.
     private var body = Data()

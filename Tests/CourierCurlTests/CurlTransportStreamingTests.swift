@@ -25,6 +25,26 @@ struct CurlTransportStreamingTests {
         }
     }
 
+    /// A paused transfer still decodes what one read holds; past libcurl's 64 MiB for that, the
+    /// body fails with a message about the bomb, not about header lines.
+    @Test func aBombDecodedWhilePausedNamesLibcurlsPauseBuffer() async throws {
+        try #require(Curl.features.contentCodings.contains("zstd"))
+        var configuration = CurlTransport.Configuration()
+        configuration.policies.maximumResponseBytes = .max
+        try await withCurlTransport(configuration) { server, transport in
+            let (body, _) = try await transport.stream(for: request(server.url("/bomb/zstd/10240")))
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+            try await Task.sleep(for: .milliseconds(300))
+            await #expect {
+                while try await iterator.next() != nil {}
+            } throws: { error in
+                guard let error = error as? URLError, error.code == .dataLengthExceedsMaximum else { return false }
+                return error.localizedDescription.contains("holds for a paused transfer (64 MiB)")
+            }
+        }
+    }
+
     @Test func theHeadIsReturnedWhileTheServerStillSends() async throws {
         try await withCurlTransport { server, transport in
             // Three bytes, one every 3 s: the head and the first byte come at once, the rest
