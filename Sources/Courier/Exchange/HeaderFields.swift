@@ -1,0 +1,177 @@
+/// One header field as it arrived: its name as spelled and its value, trimmed.
+public struct HeaderField: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A response's header fields in the order they arrived, each kept apart (two `Set-Cookie`
+/// fields stay two), looked up by name without regard to case.
+///
+/// An engine that has the head as bytes hands them over as they are, and a field is read out of
+/// them only when asked for: a small exchange whose caller reads one header, or none, builds no
+/// String for the others. Reading a value scans the block, which for the handful of fields of a
+/// usual response costs less than building a dictionary once.
+public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    private enum Storage: Sendable {
+        /// A head block as received, status line first; lines are CRLF or LF terminated.
+        case block([UInt8])
+        case fields([HeaderField])
+    }
+
+    private let storage: Storage
+
+    /// Fields in the given order.
+    public init(_ fields: [HeaderField] = []) {
+        storage = .fields(fields)
+    }
+
+    /// Fields from name–value pairs, in the given order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        storage = .fields(elements.map { HeaderField(name: $0.0, value: $0.1) })
+    }
+
+    /// The fields of a head block as received: the status line, then `Name: value` lines
+    /// (obsolete folded lines continue the field before them); parsed only when read.
+    package init(headBlock bytes: [UInt8]) {
+        storage = .block(bytes)
+    }
+
+    /// The value of the field `name`, compared without regard to case; repeated fields joined
+    /// with `", "` in the order they arrived, as `HTTPURLResponse.value(forHTTPHeaderField:)`
+    /// joins them.
+    public subscript(name: String) -> String? {
+        var joined: String?
+        forEachField { field in
+            guard HeaderName.equal(field.name, name) else { return }
+            joined = joined.map { $0 + ", " + field.value } ?? field.value
+        }
+        return joined
+    }
+
+    /// Every value of the field `name`, in the order they arrived.
+    public func values(for name: String) -> [String] {
+        var values: [String] = []
+        forEachField { field in
+            if HeaderName.equal(field.name, name) { values.append(field.value) }
+        }
+        return values
+    }
+
+    /// The fields as `HTTPURLResponse` holds them: one entry per name, under its first
+    /// spelling, repeated values joined with `", "`.
+    public var joined: [String: String] {
+        var joined: [String: String] = [:]
+        var spellings: [String: String] = [:]
+        forEachField { field in
+            let key = field.name.lowercased()
+            if let spelling = spellings[key] {
+                joined[spelling, default: ""] += ", " + field.value
+            } else {
+                spellings[key] = field.name
+                joined[field.name] = field.value
+            }
+        }
+        return joined
+    }
+
+    public var description: String {
+        map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    public func makeIterator() -> IndexingIterator<[HeaderField]> {
+        var fields: [HeaderField] = []
+        forEachField { fields.append($0) }
+        return fields.makeIterator()
+    }
+
+    /// Calls `body` with each field in order, folded lines already joined to their field.
+    private func forEachField(_ body: (HeaderField) -> Void) {
+        switch storage {
+        case .fields(let fields):
+            for field in fields { body(field) }
+        case .block(let bytes):
+            var lines = HeadBlockLines(bytes)
+            _ = lines.next()
+            var pending: HeaderField?
+            while let line = lines.next() {
+                if let first = line.first, first == HeadBlockLines.space || first == HeadBlockLines.tab {
+                    pending?.value += " " + HeadBlockLines.trimmed(line)
+                    continue
+                }
+                guard let colon = line.firstIndex(of: HeadBlockLines.colon) else { continue }
+                if let pending { body(pending) }
+                pending = HeaderField(
+                    name: String(decoding: line[..<colon], as: UTF8.self),
+                    value: HeadBlockLines.trimmed(line[(colon + 1)...])
+                )
+            }
+            if let pending { body(pending) }
+        }
+    }
+}
+
+/// Header names compared as RFC 9110 §5.1 says: without regard to case.
+enum HeaderName {
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let l?, let r?):
+                if l == r { continue }
+                if lowercased(l) != lowercased(r) { return false }
+            default: return false
+            }
+        }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+    }
+}
+
+/// The non-empty lines of a head block without their LF or CRLF, found one at a time so that no
+/// array of lines is built.
+package struct HeadBlockLines: IteratorProtocol {
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+
+    private let bytes: [UInt8]
+    private var start: Int
+
+    package init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        start = bytes.startIndex
+    }
+
+    package mutating func next() -> ArraySlice<UInt8>? {
+        while start < bytes.endIndex {
+            let lineStart = start
+            guard let lineFeed = bytes[lineStart...].firstIndex(of: Self.lineFeed) else {
+                start = bytes.endIndex
+                return bytes[lineStart...]
+            }
+            start = lineFeed + 1
+            var end = lineFeed
+            if end > lineStart, bytes[end - 1] == Self.carriageReturn { end -= 1 }
+            if end > lineStart { return bytes[lineStart..<end] }
+        }
+        return nil
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs, as a String.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        guard let first = bytes.firstIndex(where: { $0 != space && $0 != tab }),
+              let last = bytes.lastIndex(where: { $0 != space && $0 != tab }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}

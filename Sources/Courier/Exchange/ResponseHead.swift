@@ -1,0 +1,71 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A response as Courier's engines answer it: the status, the header fields, the final URL, the
+/// HTTP version spoken and what the engine measured of the exchange.
+///
+/// Cheap to build, unlike Foundation's `HTTPURLResponse`, whose initializer on Linux
+/// canonicalises every header name and parses `Content-Type`: the policy layers, ``APIClient``
+/// and ``Dispatcher`` run on this, and an `HTTPURLResponse` is built only for a caller that asks
+/// for a ``Networking`` answer (``httpURLResponse``).
+public struct ResponseHead: Sendable {
+    /// The status code, e.g. 200.
+    public var statusCode: Int
+    /// The header fields in the order they arrived.
+    public var headerFields: HeaderFields
+    /// The URL that answered: the request's, or the last redirect's.
+    public var url: URL?
+    /// The HTTP version the response came in.
+    public var httpVersion: HTTPVersion
+    /// What the engine measured of the exchange (redirects included, see
+    /// ``ExchangeMetrics/redirects``).
+    public var metrics: ExchangeMetrics
+
+    /// A head from its parts.
+    public init(
+        statusCode: Int, headerFields: HeaderFields = HeaderFields(), url: URL?, httpVersion: HTTPVersion = .http1_1,
+        metrics: ExchangeMetrics = ExchangeMetrics()
+    ) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.url = url
+        self.httpVersion = httpVersion
+        self.metrics = metrics
+    }
+
+    /// The head of a Foundation response, or nil when it is not HTTP. `HTTPURLResponse` keeps
+    /// neither the version nor the order of its fields: the version reads as HTTP/1.1 and the
+    /// fields come in its dictionary's order.
+    public init?(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else { return nil }
+        var fields: [HeaderField] = []
+        fields.reserveCapacity(http.allHeaderFields.count)
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String, let value = value as? String else { continue }
+            fields.append(HeaderField(name: name, value: value))
+        }
+        self.init(statusCode: http.statusCode, headerFields: HeaderFields(fields), url: http.url)
+    }
+
+    /// The value of the header field `name`, compared without regard to case; repeated fields
+    /// joined with `", "`.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        headerFields[name]
+    }
+
+    /// This head as Foundation's response, built now: what a ``Networking`` answer carries.
+    /// Nil only where Foundation refuses the parts (never seen for a status of 100 to 999).
+    public var httpURLResponse: HTTPURLResponse? {
+        HTTPURLResponse(
+            url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: httpVersion.description,
+            headerFields: headerFields.joined
+        )
+    }
+
+    /// ``httpURLResponse``, or a plain `URLResponse` for the URL where Foundation refuses it.
+    var urlResponse: URLResponse {
+        httpURLResponse ?? URLResponse(url: url ?? URL(fileURLWithPath: "/"), mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+    }
+}
