@@ -36,6 +36,12 @@ struct CurlEngine: Sendable {
         return (response.body, httpResponse)
     }
 
+    /// One exchange answered with Courier's own head: no Foundation response is built.
+    func exchange(for request: URLRequest) async throws -> (Data, ResponseHead) {
+        let response = try await response(for: request)
+        return (response.body, response.head)
+    }
+
     func response(for request: URLRequest) async throws -> CurlResponse {
         let plan = try plan(for: request, upload: nil)
         let transfer = try makeTransfer(plan, streamsBody: false)

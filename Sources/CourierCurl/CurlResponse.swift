@@ -53,6 +53,15 @@ public struct CurlResponse: Sendable {
 
     /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
     /// with the header names canonicalised by Foundation as URLSession's are.
+    /// The head as Courier's engines answer it: the header block is kept as it came and read
+    /// only when a field is asked for.
+    public var head: ResponseHead {
+        ResponseHead(
+            statusCode: statusCode, headerFields: HeaderFields(headBlock: headerBytes), url: url,
+            httpVersion: HTTPVersion(statusLineVersion: httpVersion) ?? .http1_1
+        )
+    }
+
     public var httpURLResponse: HTTPURLResponse? {
         let fields = headerFields
         // Checked here, where the fields are still Swift strings, and marked so that

@@ -24,7 +24,7 @@ public final class CurlTransport: Sendable {
     public var configuration: Configuration { core.configuration }
     private let core: CurlEngine
     /// The engine with the configuration's policy layers over it.
-    private let layered: Networking
+    private let layered: HTTPExchange
     /// The streaming engine with the same layers over it.
     private let layeredStreaming: StreamingNetworking
 
@@ -35,7 +35,7 @@ public final class CurlTransport: Sendable {
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
-        layered = configuration.policies.apply(to: { request in try await core.data(for: request) })
+        layered = configuration.policies.apply(to: { request in try await core.exchange(for: request) })
         layeredStreaming = configuration.policies.apply(to: { request, upload in try await core.stream(for: request, uploading: upload) })
     }
 
@@ -129,7 +129,20 @@ public final class CurlTransport: Sendable {
     ///   underlying error; `URLError(.cancelled)` when the task is cancelled; ``CurlError`` when
     ///   the transport is shut down.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await layered(request)
+        let (data, head) = try await layered(request)
+        return (data, head.urlResponse)
+    }
+
+    /// This transport as an `HTTPExchange`: sends a request through the policy layers and
+    /// returns the body with Courier's own `ResponseHead`, which carries the HTTP version and
+    /// the exchange's metrics; no Foundation response is built. `APIClient(baseURL:exchange:)`
+    /// runs on it.
+    ///
+    /// ```swift
+    /// let (data, head) = try await transport.exchange(request)
+    /// ```
+    public var exchange: HTTPExchange {
+        { [self] request in try await self.layered(request) }
     }
 
     /// Sends `request` through the configuration's policy layers, as ``data(for:)`` does, and

@@ -67,6 +67,12 @@ extension Transport: CustomTestStringConvertible {
 
     private static let sharedURLSession = URLSessionTransport()
     private static let sharedCurl = Result { () throws(CurlError) in try CurlTransport() }
+
+    /// The shared transports themselves, for their other entry points (`exchange`).
+    static var sharedURLSessionTransport: URLSessionTransport { sharedURLSession }
+    static var sharedCurlTransport: CurlTransport {
+        get throws { try sharedCurl.get() }
+    }
 }
 
 @Suite struct ConfiguredTransportTests {

@@ -39,6 +39,24 @@ public struct APIClient: Sendable {
     }
 
     /// Creates a client over a configured dispatcher.
+    /// A client over an ``HTTPExchange``, such as a transport's `exchange`: requests go through
+    /// the transport's policy layers and no Foundation response is built unless asked for.
+    ///
+    /// ```swift
+    /// let transport = try CurlTransport()
+    /// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, exchange: transport.exchange)
+    /// ```
+    public init(
+        baseURL: URL,
+        exchange: @escaping HTTPExchange,
+        streaming: StreamingNetworking? = nil,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.init(baseURL: baseURL, dispatcher: Dispatcher(exchange: exchange, decoder: decoder), encoder: encoder)
+        self.streaming = streaming
+    }
+
     public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
         self.baseURL = baseURL
         self.dispatcher = dispatcher
@@ -65,11 +83,29 @@ public struct APIClient: Sendable {
 
     /// Sends `request` and returns the raw body bytes of a successful response.
     public func send(_ request: Request<Data>) async throws(APIError) -> Data {
-        try await dispatcher.dispatch(urlRequest(for: request)).0
+        try await dispatcher.response(to: urlRequest(for: request)).0
     }
 
     /// Sends `request`, checks the status and ignores the body (204, `HEAD`, fire-and-forget).
     public func send(_ request: Request<Void>) async throws(APIError) {
-        _ = try await dispatcher.dispatch(urlRequest(for: request))
+        _ = try await dispatcher.response(to: urlRequest(for: request))
+    }
+
+    /// Sends `request` and returns the decoded value with the response's head: its status,
+    /// header fields, HTTP version and metrics.
+    ///
+    /// ```swift
+    /// let (repos, head) = try await client.response(to: .repos(of: "apple"))
+    /// print(head.value(forHTTPHeaderField: "X-RateLimit-Remaining") ?? "-", head.metrics.total ?? .zero)
+    /// ```
+    public func response<Response: Decodable>(to request: Request<Response>) async throws(APIError) -> (Response, ResponseHead) {
+        let urlRequest = try urlRequest(for: request)
+        let (data, head) = try await dispatcher.response(to: urlRequest)
+        return (try dispatcher.decode(Response.self, from: data, head: head, request: urlRequest), head)
+    }
+
+    /// Sends `request` and returns the body as it arrived, with the response's head.
+    public func response(to request: Request<Data>) async throws(APIError) -> (Data, ResponseHead) {
+        try await dispatcher.response(to: urlRequest(for: request))
     }
 }

@@ -73,21 +73,32 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The request's URL, or `nil` when none could be formed (see ``Kind/invalidRequest(_:)``).
     public var url: URL?
     /// The response, when one arrived.
-    public var response: HTTPURLResponse?
+    public var response: HTTPURLResponse? {
+        get { head?.httpURLResponse }
+        set { head = newValue.flatMap { ResponseHead($0) } }
+    }
+    /// The response's head as the engine answered it, with its metrics; `nil` when no response
+    /// arrived. ``response`` is built from it when asked for.
+    public var head: ResponseHead?
     /// The response body bytes, when a response arrived.
     public var body: Data?
 
     /// Creates an error; Courier's dispatcher fills every field it knows.
     public init(kind: Kind, method: String, url: URL?, response: HTTPURLResponse? = nil, body: Data? = nil) {
+        self.init(kind: kind, method: method, url: url, head: response.flatMap { ResponseHead($0) }, body: body)
+    }
+
+    /// An error with the response's head as the engine answered it.
+    public init(kind: Kind, method: String, url: URL?, head: ResponseHead?, body: Data? = nil) {
         self.kind = kind
         self.method = method
         self.url = url
-        self.response = response
+        self.head = head
         self.body = body
     }
 
     /// The response's status code, when a response arrived.
-    public var statusCode: Int? { response?.statusCode }
+    public var statusCode: Int? { head?.statusCode }
 
     /// The underlying `URLError` of a transport failure.
     public var urlError: URLError? {

@@ -1,4 +1,9 @@
 /// One header field as it arrived: its name as spelled and its value, trimmed.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
 public struct HeaderField: Sendable, Hashable {
     public var name: String
     public var value: String
@@ -21,6 +26,8 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
         /// A head block as received, status line first; lines are CRLF or LF terminated.
         case block([UInt8])
         case fields([HeaderField])
+        /// The fields of a Foundation response, read from it when asked for.
+        case foundation(FoundationResponse)
     }
 
     private let storage: Storage
@@ -41,10 +48,16 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
         storage = .block(bytes)
     }
 
+    /// The fields of `response`, read from it only when asked for.
+    init(_ response: FoundationResponse) {
+        storage = .foundation(response)
+    }
+
     /// The value of the field `name`, compared without regard to case; repeated fields joined
     /// with `", "` in the order they arrived, as `HTTPURLResponse.value(forHTTPHeaderField:)`
     /// joins them.
     public subscript(name: String) -> String? {
+        if case .foundation(let response) = storage { return response.http.value(forHTTPHeaderField: name) }
         var joined: String?
         forEachField { field in
             guard HeaderName.equal(field.name, name) else { return }
@@ -65,6 +78,9 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     /// The fields as `HTTPURLResponse` holds them: one entry per name, under its first
     /// spelling, repeated values joined with `", "`.
     public var joined: [String: String] {
+        if case .foundation(let response) = storage {
+            return response.http.allHeaderFields as? [String: String] ?? [:]
+        }
         var joined: [String: String] = [:]
         var spellings: [String: String] = [:]
         forEachField { field in
@@ -94,6 +110,11 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
         switch storage {
         case .fields(let fields):
             for field in fields { body(field) }
+        case .foundation(let response):
+            for (name, value) in response.http.allHeaderFields {
+                guard let name = name as? String, let value = value as? String else { continue }
+                body(HeaderField(name: name, value: value))
+            }
         case .block(let bytes):
             var lines = HeadBlockLines(bytes)
             _ = lines.next()
@@ -113,6 +134,12 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
             if let pending { body(pending) }
         }
     }
+}
+
+/// A Foundation response carried inside a ``ResponseHead`` read from it.
+struct FoundationResponse: @unchecked Sendable {
+    // @unchecked: HTTPURLResponse is immutable once built, but not declared Sendable everywhere.
+    let http: HTTPURLResponse
 }
 
 /// Header names compared as RFC 9110 §5.1 says: without regard to case.

@@ -12,16 +12,18 @@ import Foundation
 /// for a ``Networking`` answer (``httpURLResponse``).
 public struct ResponseHead: Sendable {
     /// The status code, e.g. 200.
-    public var statusCode: Int
+    public let statusCode: Int
     /// The header fields in the order they arrived.
-    public var headerFields: HeaderFields
+    public let headerFields: HeaderFields
     /// The URL that answered: the request's, or the last redirect's.
-    public var url: URL?
+    public let url: URL?
     /// The HTTP version the response came in.
-    public var httpVersion: HTTPVersion
+    public let httpVersion: HTTPVersion
     /// What the engine measured of the exchange (redirects included, see
     /// ``ExchangeMetrics/redirects``).
-    public var metrics: ExchangeMetrics
+    public internal(set) var metrics: ExchangeMetrics
+    /// The Foundation response this head was read from, handed back as it is.
+    private let foundation: FoundationResponse?
 
     /// A head from its parts.
     public init(
@@ -33,20 +35,22 @@ public struct ResponseHead: Sendable {
         self.url = url
         self.httpVersion = httpVersion
         self.metrics = metrics
+        foundation = nil
     }
 
-    /// The head of a Foundation response, or nil when it is not HTTP. `HTTPURLResponse` keeps
-    /// neither the version nor the order of its fields: the version reads as HTTP/1.1 and the
-    /// fields come in its dictionary's order.
+    /// The head of a Foundation response, or nil when it is not HTTP. Its fields are read from
+    /// `response` only when asked for, and ``httpURLResponse`` is `response` itself.
+    /// `HTTPURLResponse` keeps neither the version nor the order of its fields: the version reads
+    /// as HTTP/1.1 and the fields come in its dictionary's order.
     public init?(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return nil }
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(http.allHeaderFields.count)
-        for (name, value) in http.allHeaderFields {
-            guard let name = name as? String, let value = value as? String else { continue }
-            fields.append(HeaderField(name: name, value: value))
-        }
-        self.init(statusCode: http.statusCode, headerFields: HeaderFields(fields), url: http.url)
+        let foundation = FoundationResponse(http: http)
+        statusCode = http.statusCode
+        headerFields = HeaderFields(foundation)
+        url = http.url
+        httpVersion = .http1_1
+        metrics = ExchangeMetrics()
+        self.foundation = foundation
     }
 
     /// The value of the header field `name`, compared without regard to case; repeated fields
@@ -58,14 +62,21 @@ public struct ResponseHead: Sendable {
     /// This head as Foundation's response, built now: what a ``Networking`` answer carries.
     /// Nil only where Foundation refuses the parts (never seen for a status of 100 to 999).
     public var httpURLResponse: HTTPURLResponse? {
-        HTTPURLResponse(
+        if let foundation { return foundation.http }
+        return HTTPURLResponse(
             url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: httpVersion.description,
             headerFields: headerFields.joined
         )
     }
 
+    /// Whether the head came from an engine's response whose fields were checked when it was
+    /// built (`CheckedHTTPURLResponse`), so the validation layer need not read them back.
+    var fieldsWereChecked: Bool {
+        foundation?.http is CheckedHTTPURLResponse
+    }
+
     /// ``httpURLResponse``, or a plain `URLResponse` for the URL where Foundation refuses it.
-    var urlResponse: URLResponse {
+    package var urlResponse: URLResponse {
         httpURLResponse ?? URLResponse(url: url ?? URL(fileURLWithPath: "/"), mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
     }
 }

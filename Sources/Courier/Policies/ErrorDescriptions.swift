@@ -21,7 +21,7 @@ public func describingErrors() -> NetworkingLayer {
 
 /// ``describingErrors()`` over either kind of body: a body still arriving gets its later errors
 /// described too.
-func errorDescriptionLayer<Body: ExchangeBody>() -> ExchangeLayer<Body> {
+func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
             do {

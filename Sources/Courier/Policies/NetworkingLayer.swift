@@ -24,29 +24,29 @@ public func layered(_ networking: @escaping Networking, _ layers: [NetworkingLay
 }
 
 /// One exchange whose body comes back as `Body`: `Data` for ``Networking``, ``ResponseBody``
-/// for ``StreamingNetworking`` (which is `Exchange<ResponseBody>`). Every policy is written once
+/// for ``StreamingNetworking`` (which is `Exchange<ResponseBody, URLResponse>`). Every policy is written once
 /// over this, so the buffered and the streaming layers cannot drift apart.
-typealias Exchange<Body> = @Sendable (URLRequest, UploadBody?) async throws -> (Body, URLResponse)
+typealias Exchange<Body, Head> = @Sendable (URLRequest, UploadBody?) async throws -> (Body, Head)
 
-/// A policy over an ``Exchange``; ``StreamingNetworkingLayer`` is `ExchangeLayer<ResponseBody>`.
-typealias ExchangeLayer<Body> = @Sendable (@escaping Exchange<Body>) -> Exchange<Body>
+/// A policy over an ``Exchange``; ``StreamingNetworkingLayer`` is `ExchangeLayer<ResponseBody, URLResponse>`.
+typealias ExchangeLayer<Body, Head> = @Sendable (@escaping Exchange<Body, Head>) -> Exchange<Body, Head>
 
 /// `networking` as an exchange; it never gets an upload, since nothing above it makes one.
-func exchange(sending networking: @escaping Networking) -> Exchange<Data> {
+func exchange(sending networking: @escaping Networking) -> Exchange<Data, URLResponse> {
     { request, _ in try await networking(request) }
 }
 
 /// `exchange` as a ``Networking``: the request's own `httpBody` or `httpBodyStream` is the body.
-func networking(sending exchange: @escaping Exchange<Data>) -> Networking {
+func networking(sending exchange: @escaping Exchange<Data, URLResponse>) -> Networking {
     { request in try await exchange(request, nil) }
 }
 
 /// `layer` as a ``NetworkingLayer``.
-func buffered(_ layer: @escaping ExchangeLayer<Data>) -> NetworkingLayer {
+func buffered(_ layer: @escaping ExchangeLayer<Data, URLResponse>) -> NetworkingLayer {
     { inner in networking(sending: layer(exchange(sending: inner))) }
 }
 
 /// Wraps `exchange` in `layers`, the first outermost, whatever its kind of body.
-func layered<Body>(exchange: @escaping Exchange<Body>, _ layers: [ExchangeLayer<Body>]) -> Exchange<Body> {
+func layered<Body, Head>(exchange: @escaping Exchange<Body, Head>, _ layers: [ExchangeLayer<Body, Head>]) -> Exchange<Body, Head> {
     layers.reversed().reduce(exchange) { inner, layer in layer(inner) }
 }

@@ -68,8 +68,8 @@ public struct Policies: Sendable, Equatable {
     }
 
     /// The one list both ``layers`` and ``streamingLayers`` are made from.
-    func exchangeLayers<Body: ExchangeBody>() -> [ExchangeLayer<Body>] {
-        var layers: [ExchangeLayer<Body>] = [errorDescriptionLayer()]
+    func exchangeLayers<Body: ExchangeBody, Head: ExchangeHead>() -> [ExchangeLayer<Body, Head>] {
+        var layers: [ExchangeLayer<Body, Head>] = [errorDescriptionLayer()]
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
         layers.append(redirectLayer(redirects))
         if let cookies { layers.append(cookieLayer(in: cookies)) }

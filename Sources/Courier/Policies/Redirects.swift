@@ -21,28 +21,30 @@ public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> N
 /// and the body of a 3xx that is followed is dropped unread (a body still arriving is cancelled).
 /// The upload goes to the next hop by the rules that apply to `httpBody` (see
 /// ``RedirectPolicy``).
-func redirectLayer<Body: Sendable>(_ policy: RedirectPolicy) -> ExchangeLayer<Body> {
+func redirectLayer<Body: Sendable, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
             var current = request
             var currentUpload = upload
             var redirects = 0
+            var hops: [ExchangeMetrics] = []
             while true {
                 let (body, response) = try await send(current, currentUpload)
-                guard let http = response as? HTTPURLResponse, RedirectPolicy.isRedirect(http.statusCode) else {
-                    return (body, response)
+                guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else {
+                    return (body, hops.isEmpty ? response : response.redirected(after: hops))
                 }
-                let location = http.value(forHTTPHeaderField: "Location")
+                let location = response.fieldValue("Location")
                 let decision = policy.decision(
-                    after: current, uploading: &currentUpload, statusCode: http.statusCode, location: location, redirectsSoFar: redirects
+                    after: current, uploading: &currentUpload, statusCode: statusCode, location: location, redirectsSoFar: redirects
                 )
                 switch decision {
                 case .deliver:
-                    return (body, response)
+                    return (body, hops.isEmpty ? response : response.redirected(after: hops))
                 case .follow(let next):
                     try Task.checkCancellation(url: next.url)
                     current = next
                     redirects += 1
+                    if let metrics = response.hopMetrics { hops.append(metrics) }
                 case .fail(let code, let message):
                     throw URLError(code, message, url: current.url)
                 }

@@ -18,12 +18,12 @@ public func validatingResponses() -> NetworkingLayer {
 }
 
 /// ``validatingResponses()`` over either kind of body: only the head is checked.
-func validationLayer<Body: Sendable>() -> ExchangeLayer<Body> {
+func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
             let (body, response) = try await send(request, upload)
-            if let http = response as? HTTPURLResponse, !(http is CheckedHTTPURLResponse), let problem = ResponseFieldCheck.problem(in: http) {
-                throw URLError(.badServerResponse, problem, url: http.url ?? request.url)
+            if let problem = response.fieldProblem {
+                throw URLError(.badServerResponse, problem, url: response.responseURL ?? request.url)
             }
             return (body, response)
         }

@@ -18,7 +18,7 @@ public func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
 /// ``totalDeadline(_:)`` over either kind of body: the head races the deadline as a buffered
 /// exchange does, and a body still arriving when it passes fails with the same error, so the
 /// bound holds however slowly the body is read or sent.
-func deadlineLayer<Body: ExchangeBody>(_ seconds: TimeInterval) -> ExchangeLayer<Body> {
+func deadlineLayer<Body: ExchangeBody, Head: ExchangeHead>(_ seconds: TimeInterval) -> ExchangeLayer<Body, Head> {
     guard seconds <= URLRequest.maximumTimeoutInterval, seconds >= 0 else { return { $0 } }
     let limit = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
     return { send in
@@ -28,7 +28,7 @@ func deadlineLayer<Body: ExchangeBody>(_ seconds: TimeInterval) -> ExchangeLayer
             let expired: @Sendable () -> URLError = {
                 URLError(.timedOut, "the total deadline of \(seconds.formattedSeconds) passed before the response was complete", url: url)
             }
-            let (body, response) = try await withThrowingTaskGroup(of: Reply<Body>?.self) { group in
+            let (body, response) = try await withThrowingTaskGroup(of: Reply<Body, Head>?.self) { group in
                 group.addTask { Reply(try await send(request, upload)) }
                 group.addTask {
                     // A cancelled sleep (the exchange finished first) must not look like expiry.
@@ -49,12 +49,12 @@ func deadlineLayer<Body: ExchangeBody>(_ seconds: TimeInterval) -> ExchangeLayer
 }
 
 /// A response head and its body as one value a child task can return.
-private struct Reply<Body: Sendable>: @unchecked Sendable {
-    // @unchecked: URLResponse is immutable once built but not declared Sendable on every platform.
+private struct Reply<Body: Sendable, Head>: @unchecked Sendable {
+    // @unchecked: a head is immutable once built; URLResponse is not declared Sendable on every platform.
     var body: Body
-    var response: URLResponse
+    var response: Head
 
-    init(_ reply: (Body, URLResponse)) {
+    init(_ reply: (Body, Head)) {
         (body, response) = reply
     }
 }

@@ -37,9 +37,9 @@ public struct URLSessionTransport: Sendable {
         self.configuration = configuration
         let tasks = TaskQueue()
         self.tasks = tasks
-        layered = configuration.policies.apply(
-            to: Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
-        )
+        let engine = Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        layered = configuration.policies.apply(to: engine)
+        layeredExchange = configuration.policies.apply(to: Courier.exchange(engine))
         layeredStreaming = configuration.policies.apply(
             to: Self.streamingEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
         )
@@ -60,7 +60,9 @@ public struct URLSessionTransport: Sendable {
         configuration = Configuration(contentDecoding: .all)
         let tasks = TaskQueue()
         self.tasks = tasks
-        layered = configuration.policies.apply(to: Self.engine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all))
+        let engine = Self.engine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
+        layered = configuration.policies.apply(to: engine)
+        layeredExchange = configuration.policies.apply(to: Courier.exchange(engine))
         layeredStreaming = configuration.policies.apply(
             to: Self.streamingEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
         )
@@ -69,6 +71,7 @@ public struct URLSessionTransport: Sendable {
     let delegate: SessionDelegate?
     let tasks: TaskQueue
     private let layered: Networking
+    private let layeredExchange: HTTPExchange
     let layeredStreaming: StreamingNetworking
 
     /// Sends `request` through the policy layers and returns the body and response; any HTTP
@@ -84,6 +87,12 @@ public struct URLSessionTransport: Sendable {
     /// This transport as a ``Networking`` value: the engine with the configuration's
     /// ``Policies`` layers over it.
     public var networking: Networking { layered }
+
+    /// This transport as an ``HTTPExchange``: the same layers, answering with Courier's own
+    /// ``ResponseHead``, for ``APIClient/init(baseURL:exchange:streaming:decoder:encoder:)``.
+    /// FoundationNetworking builds its `HTTPURLResponse` anyway; the head reads its fields only
+    /// when asked for.
+    public var exchange: HTTPExchange { layeredExchange }
 
     /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
     /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over

@@ -37,15 +37,14 @@ public func storingCookies(in store: CookieStore) -> NetworkingLayer {
 
 /// ``storingCookies(in:)`` over either kind of body: the cookies of a response are stored from
 /// its head, before its body is read.
-func cookieLayer<Body: Sendable>(in store: CookieStore) -> ExchangeLayer<Body> {
+func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
     { next in
         { request, upload in
             guard request.httpShouldHandleCookies else { return try await next(request, upload) }
             let (body, response) = try await next(request.addingCookies(from: store), upload)
-            if let response = response as? HTTPURLResponse,
-               let url = response.url ?? request.url,
-               let joined = response.value(forHTTPHeaderField: "Set-Cookie") {
-                store.store(setCookieFields: setCookieFieldValues(splittingJoined: joined), from: url)
+            let values = response.setCookieValues
+            if !values.isEmpty, let url = response.responseURL ?? request.url {
+                store.store(setCookieFields: values, from: url)
             }
             return (body, response)
         }

@@ -1,0 +1,77 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// What the policy layers read of a response head, whichever shape it has: Courier's own
+/// ``ResponseHead``, which the engines answer with, or Foundation's `URLResponse`, which a
+/// user's ``Networking`` answers with. The layers are written once over it, so neither shape
+/// is converted into the other on the way through.
+protocol ExchangeHead: SendableMetatype {
+    /// The status code; nil when the response is not HTTP.
+    var httpStatusCode: Int? { get }
+    /// The URL that answered.
+    var responseURL: URL? { get }
+    /// The value of a field, repeated fields joined with `", "`.
+    func fieldValue(_ name: String) -> String?
+    /// Every `Set-Cookie` field value, each on its own.
+    var setCookieValues: [String] { get }
+    /// Why the fields are not valid HTTP (a CR, LF or NUL in a value, conflicting
+    /// `Content-Length`s), or nil.
+    var fieldProblem: String? { get }
+    /// What the engine measured of this one exchange, where the head carries metrics.
+    var hopMetrics: ExchangeMetrics? { get }
+    /// This head, answering after redirects from hops measured as `hops` (first to last).
+    func redirected(after hops: [ExchangeMetrics]) -> Self
+}
+
+extension ResponseHead: ExchangeHead {
+    var httpStatusCode: Int? { statusCode }
+    var responseURL: URL? { url }
+    func fieldValue(_ name: String) -> String? { headerFields[name] }
+    var setCookieValues: [String] { headerFields.values(for: "Set-Cookie") }
+
+    var fieldProblem: String? {
+        if fieldsWereChecked { return nil }
+        var lengths: Set<Substring> = []
+        for field in headerFields {
+            if let problem = ResponseFieldCheck.problem(name: field.name, value: field.value) { return problem }
+            if HeaderName.equal(field.name, "Content-Length") {
+                for length in field.value.split(separator: ",") {
+                    lengths.insert(length.drop { $0 == " " || $0 == "\t" })
+                }
+            }
+        }
+        guard lengths.count > 1 else { return nil }
+        return "Content-Length is given more than once with different values (\(headerFields["Content-Length"] ?? ""))"
+    }
+
+    var hopMetrics: ExchangeMetrics? { metrics }
+
+    func redirected(after hops: [ExchangeMetrics]) -> ResponseHead {
+        var head = self
+        head.metrics.redirects = hops
+        return head
+    }
+}
+
+extension URLResponse: ExchangeHead {
+    var httpStatusCode: Int? { (self as? HTTPURLResponse)?.statusCode }
+    var responseURL: URL? { url }
+    func fieldValue(_ name: String) -> String? { (self as? HTTPURLResponse)?.value(forHTTPHeaderField: name) }
+
+    /// FoundationNetworking joins repeated fields with `", "`, which `Expires` dates contain
+    /// too, so the values are split where a new `name=` starts.
+    var setCookieValues: [String] {
+        fieldValue("Set-Cookie").map(setCookieFieldValues(splittingJoined:)) ?? []
+    }
+
+    var fieldProblem: String? {
+        guard let http = self as? HTTPURLResponse, !(http is CheckedHTTPURLResponse) else { return nil }
+        return ResponseFieldCheck.problem(in: http)
+    }
+
+    var hopMetrics: ExchangeMetrics? { nil }
+
+    func redirected(after hops: [ExchangeMetrics]) -> Self { self }
+}

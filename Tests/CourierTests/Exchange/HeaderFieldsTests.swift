@@ -1,0 +1,67 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import Courier
+
+@Suite struct HeaderFieldsTests {
+    private let block = HeaderFields(headBlock: Array((
+        "HTTP/1.1 200 OK\r\n"
+            + "Content-Type: text/plain\r\n"
+            + "Set-Cookie: a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\n"
+            + "set-cookie: b=2\r\n"
+            + "X-Folded: first\r\n"
+            + "  second\r\n"
+            + "X-Empty:\r\n"
+            + "\r\n"
+    ).utf8))
+
+    @Test func aBlockIsReadInOrderWithFoldedLinesJoined() {
+        #expect(block.map(\.name) == ["Content-Type", "Set-Cookie", "set-cookie", "X-Folded", "X-Empty"])
+        #expect(block["x-folded"] == "first second")
+        #expect(block["X-Empty"] == "")
+        #expect(block["Missing"] == nil)
+    }
+
+    @Test func repeatedFieldsStayApartAndJoinOnlyWhenAskedTo() {
+        #expect(block.values(for: "SET-COOKIE") == ["a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT", "b=2"])
+        #expect(block["Set-Cookie"] == "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2")
+        #expect(block.joined["Set-Cookie"] == "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2")
+        #expect(block.joined["set-cookie"] == nil, "joined under the first spelling")
+    }
+
+    @Test func namesCompareWithoutRegardToCaseOnly() {
+        let fields: HeaderFields = ["ETag": "x", "Content-Length": "3"]
+        #expect(fields["etag"] == "x")
+        #expect(fields["content-length"] == "3")
+        #expect(fields["content_length"] == nil)
+        #expect(fields["Content-Lengt"] == nil)
+    }
+
+    @Test func aFoundationResponseIsReadWhereItIsAndHandedBackAsItIs() throws {
+        let response = try #require(HTTPURLResponse(
+            url: URL(fileURLWithPath: "/"), statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["X-One": "1"]
+        ))
+        let head = try #require(ResponseHead(response))
+        #expect(head.statusCode == 201)
+        #expect(head.headerFields["x-one"] == "1")
+        #expect(head.httpURLResponse === response)
+        #expect(ResponseHead(URLResponse(url: URL(fileURLWithPath: "/"), mimeType: nil, expectedContentLength: 0, textEncodingName: nil)) == nil)
+    }
+
+    @Test func aBuiltHeadBecomesAFoundationResponseWithItsFields() throws {
+        let head = ResponseHead(statusCode: 404, headerFields: block, url: URL(string: "http://127.0.0.1/x"), httpVersion: .http2)
+        let response = try #require(head.httpURLResponse)
+        #expect(response.statusCode == 404)
+        #expect(response.value(forHTTPHeaderField: "content-type") == "text/plain")
+        #expect(response.url == URL(string: "http://127.0.0.1/x"))
+    }
+
+    @Test(arguments: [("HTTP/1.1", HTTPVersion.http1_1), ("HTTP/1.0", .http1_0), ("HTTP/2", .http2), ("HTTP/2.0", .http2), ("HTTP/3", .http3)])
+    func versionsReadFromAStatusLine(text: String, version: HTTPVersion) {
+        #expect(HTTPVersion(statusLineVersion: text) == version)
+        #expect(HTTPVersion(statusLineVersion: "Http/1.1") == nil)
+        #expect(HTTPVersion(statusLineVersion: "HTTP/x") == nil)
+    }
+}
