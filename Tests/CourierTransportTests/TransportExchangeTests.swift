@@ -64,6 +64,22 @@ import Testing
         }
     }
 
+    /// URLSession's engine measures what a layer can see around FoundationNetworking, and
+    /// leaves the rest nil rather than invent it.
+    @Test func urlSessionMeasuresTheHeadTheWholeAndTheBody() async throws {
+        try #require(TransportKind.configured.contains(.urlSession))
+        let server = try sharedServer()
+        let (data, head) = try await exchange(.urlSession)(URLRequest(url: server.url("/delay/0.3")))
+        let firstByte = try #require(head.metrics.firstByte)
+        let total = try #require(head.metrics.total)
+        #expect(firstByte >= .milliseconds(300))
+        #expect(total >= firstByte)
+        #expect(head.metrics.decodedBodyBytes == data.count)
+        #expect(head.metrics.connect == nil)
+        #expect(head.metrics.connectionReused == nil)
+        #expect(head.metrics.remoteAddress == nil)
+    }
+
     /// A user's own `Networking` still works everywhere, through the same dispatcher.
     @Test func aNetworkingDoubleStillDrivesTheClient() async throws {
         let url = URL(string: "http://127.0.0.1:1/")!

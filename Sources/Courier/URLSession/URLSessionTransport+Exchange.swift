@@ -10,7 +10,7 @@ extension URLSessionTransport {
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
         let request: URLRequest
-        private let tasks: TaskQueue
+        let tasks: TaskQueue
         private let state = Locked(ExchangeState<URLSessionDataTask, Continuation>())
 
         init(request: URLRequest, tasks: TaskQueue) {
@@ -48,8 +48,13 @@ extension URLSessionTransport {
             perform(state.withLock { $0.stop(with: error) })
         }
 
-        /// The head matters only with the body, at completion.
-        func receive(_ response: URLResponse) {}
+        /// The head goes to the caller with the body, at completion; only its arrival is noted.
+        func receive(_ response: URLResponse) {
+            firstByte.withLock { $0 = ContinuousClock.now }
+        }
+
+        /// When the head arrived, for the exchange's metrics.
+        let firstByte = Locked<ContinuousClock.Instant?>(nil)
 
         /// Resumes the continuation with the task's outcome, once.
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {

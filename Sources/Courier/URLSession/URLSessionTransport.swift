@@ -39,7 +39,9 @@ public struct URLSessionTransport: Sendable {
         self.tasks = tasks
         let engine = Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
         layered = configuration.policies.apply(to: engine)
-        layeredExchange = configuration.policies.apply(to: Courier.exchange(engine))
+        layeredExchange = configuration.policies.apply(
+            to: Self.exchangeEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
+        )
         layeredStreaming = configuration.policies.apply(
             to: Self.streamingEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
         )
@@ -62,7 +64,9 @@ public struct URLSessionTransport: Sendable {
         self.tasks = tasks
         let engine = Self.engine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
         layered = configuration.policies.apply(to: engine)
-        layeredExchange = configuration.policies.apply(to: Courier.exchange(engine))
+        layeredExchange = configuration.policies.apply(
+            to: Self.exchangeEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
+        )
         layeredStreaming = configuration.policies.apply(
             to: Self.streamingEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
         )
@@ -111,6 +115,23 @@ public struct URLSessionTransport: Sendable {
         }
     }
 
+    /// ``engine`` answering with Courier's own head and what a layer can measure around
+    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body.
+    static func exchangeEngine(
+        session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
+    ) -> HTTPExchange {
+        { request in
+            let started = ContinuousClock.now
+            let exchange = try session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), tasks: tasks)
+            let (data, response) = try await session.perform(exchange, delegate: delegate)
+            guard var head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
+            head.metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
+            head.metrics.total = ContinuousClock.now - started
+            head.metrics.decodedBodyBytes = data.count
+            return (data, head)
+        }
+    }
+
     /// `request` checked and completed as every exchange sends it.
     static func prepared(
         _ request: URLRequest, uploading upload: UploadBody? = nil, contentDecoding: Configuration.ContentDecoding
@@ -153,12 +174,26 @@ extension URLSession {
     func courierExchange(
         for request: URLRequest, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
+        try await perform(courierExchange(for: request, tasks: tasks), delegate: delegate)
+    }
+
+    /// The exchange `request` is sent as, with the session's timeout; throws when the calling
+    /// task is cancelled already.
+    func courierExchange(for request: URLRequest, tasks: URLSessionTransport.TaskQueue) throws -> URLSessionTransport.Exchange {
         let request = withSessionTimeout(request)
         // A task cancelled before it got here sends nothing. Its cancellation would otherwise
         // reach FoundationNetworking only through the task queue, after `resume()` had
         // already put the request on the wire.
         try Task.checkCancellation(url: request.url)
-        let exchange = URLSessionTransport.Exchange(request: request, tasks: tasks)
+        return URLSessionTransport.Exchange(request: request, tasks: tasks)
+    }
+
+    /// Runs `exchange`'s task and returns what it answered.
+    func perform(
+        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
+        let request = exchange.request
+        let tasks = exchange.tasks
         let idleTimeout = delegate == nil ? nil : URLSessionTransport.IdleTimeout.start(for: exchange)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
