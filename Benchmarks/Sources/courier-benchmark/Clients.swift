@@ -70,6 +70,14 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         var client = courierClient("curl, own executor", transport.networking, request) { await transport.shutdown() }
         client.executor = transport.executor
         return client
+    case "curl-apiclient":
+        // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
+        let transport = try curlTransport()
+        return apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+    case "curl-apiclient-json":
+        // The same, decoding a small JSON object with JSONDecoder.
+        let transport = try curlTransport()
+        return apiClient("curl, APIClient JSON", url: url, exchange: transport.exchange, decoding: true) { await transport.shutdown() }
     case "curl-stream":
         // The streaming API: chunks counted as they arrive, never collected.
         let transport = try curlTransport()
@@ -77,7 +85,8 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "urlsession":
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
         return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }
-    case "ahc":
+    case "ahc", "ahc-json":
+        let decodes = name == "ahc-json"
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
@@ -88,13 +97,17 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         }
         let sendable = ahcRequest
         return BenchmarkClient(
-            name: "AsyncHTTPClient",
+            name: decodes ? "AsyncHTTPClient JSON" : "AsyncHTTPClient",
             fetch: {
                 let response = try await client.execute(sendable, timeout: .seconds(60))
                 // The body is collected as AsyncHTTPClient hands it out (a ByteBuffer): its own
                 // best case, no copy into Data.
                 let body = try await response.body.collect(upTo: 64 << 20)
                 guard response.status == .ok else { throw BenchmarkError.status(Int(response.status.code)) }
+                if decodes {
+                    // The usual way to decode AsyncHTTPClient's body: JSONDecoder over its bytes.
+                    _ = try JSONDecoder().decode(Repository.self, from: Data(body.readableBytesView))
+                }
                 return body.readableBytes
             },
             shutdown: { try? await client.shutdown() }
@@ -156,3 +169,41 @@ private func streamingClient(
         shutdown: shutdown
     )
 }
+
+/// The small JSON object the `json64` workload serves, as an API client would model it.
+struct Repository: Decodable, Sendable {
+    var id: Int
+    var name: String
+    var fullName: String
+    var stars: Int
+    var fork: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, fork
+        case fullName = "full_name"
+        case stars = "stargazers_count"
+    }
+}
+
+private func apiClient(
+    _ name: String, url: URL, exchange: @escaping HTTPExchange, decoding: Bool, shutdown: @escaping @Sendable () async -> Void
+) -> BenchmarkClient {
+    let base = url.deletingLastPathComponent()
+    let path = url.lastPathComponent
+    let client = APIClient(baseURL: base, exchange: exchange)
+    let expected = decoding ? jsonBody.utf8.count : 0
+    return BenchmarkClient(
+        name: name,
+        fetch: {
+            if decoding {
+                _ = try await client.send(Request<Repository>(path))
+                return expected
+            }
+            return try await client.send(Request<Data>(path)).count
+        },
+        shutdown: shutdown
+    )
+}
+
+/// What nginx answers at /json (Benchmarks/run writes the same bytes).
+let jsonBody = #"{"id":42,"name":"courier","full_name":"example/courier","stargazers_count":1234,"fork":false}"#

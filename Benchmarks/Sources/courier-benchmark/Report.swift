@@ -3,7 +3,7 @@ import Foundation
 /// The order of the table: the ceiling first, then Courier's transport, then the others.
 private let clientOrder = [
     "C libcurl multi", "Courier curl", "curl engine", "curl, CurlResponse", "curl, own executor", "curl, both",
-    "curl, streamed", "AsyncHTTPClient", "URLSession",
+    "curl, APIClient", "curl, APIClient JSON", "curl, streamed", "AsyncHTTPClient", "AsyncHTTPClient JSON", "URLSession",
 ]
 /// The clients every workload and figure has; the curl variants run only where they differ.
 private let mainClients = ["C libcurl multi", "Courier curl", "AsyncHTTPClient", "URLSession"]
@@ -11,7 +11,7 @@ private let startupNames = [
     "c": "C libcurl multi", "curl": "Courier curl", "ahc": "AsyncHTTPClient", "urlsession": "URLSession",
     "curl-static": "Courier curl, static stdlib", "urlsession-static": "URLSession, static stdlib",
 ]
-private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000"]
+private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64"]
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.filter { !$0.isNaN }.sorted()
@@ -64,7 +64,9 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
     print("Courier curl = CurlTransport.data(for:), the Networking function; CurlResponse = response(for:),")
     print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both;")
-    print("curl engine = CurlTransport.engine, data(for:) without the shared policy layers.")
+    print("curl engine = CurlTransport.engine, data(for:) without the shared policy layers. APIClient =")
+    print("APIClient(baseURL:exchange: transport.exchange).send of a Request<Data>; APIClient JSON decodes a")
+    print("small object (AsyncHTTPClient JSON: execute, collect, JSONDecoder), with the C program as the GET ceiling.")
     print("")
     print("workload                    client                 req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
     for workload in tableWorkloads {
@@ -123,6 +125,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
 
     let curl = "Courier curl"
     let light = "curl, CurlResponse"
+    let client = "curl, APIClient"
     let both = "curl, both"
     let libcurlOwn = allocationsPerRequest(ceiling)
     let targets: [(String, Double, String, Bool)] = [
@@ -134,6 +137,12 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("curl ÷ C MB/s, 10 MiB × 1", megabytes(curl, "get10mx1") / megabytes(ceiling, "get10mx1"), "≥ 0.90", true),
         ("  streamed ÷ C MB/s, 10 MiB × 1", megabytes("curl, streamed", "get10mx1") / megabytes(ceiling, "get10mx1"), "≥ 0.90", true),
         ("  streamed ÷ C MB/s, 1 MiB × 8", megabytes("curl, streamed", "get1mx8") / megabytes(ceiling, "get1mx8"), "≥ 0.90", true),
+        ("APIClient.send ÷ C req/s, 64", rate(client, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
+        ("APIClient.send ÷ AsyncHTTPClient, 64", rate(client, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.30", true),
+        ("data(for:) ÷ C req/s, 64", rate(curl, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.70", true),
+        ("APIClient JSON ÷ AHC + JSONDecoder, 64", rate("curl, APIClient JSON", "json64") / rate("AsyncHTTPClient JSON", "json64"), "(stated)", true),
+        ("APIClient allocs/GET beyond libcurl's", allocationsPerRequest(client) - harness - libcurlOwn, "≤ 15", false),
+        ("metrics on ÷ off req/s, 64", Double.nan, "≥ 0.97", true),
         ("curl ÷ AsyncHTTPClient req/s, 64", rate(curl, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
         ("  CurlResponse ÷ AsyncHTTPClient, 64", rate(light, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
         ("curl ÷ URLSession req/s, 64", rate(curl, "get13x64") / rate("URLSession", "get13x64"), "(stated)", true),

@@ -18,6 +18,7 @@ struct Workload: Sendable {
         Workload(name: "get1mx8", title: "GET 1 MiB, 8 in flight", path: "/1m", width: 8, total: nil, expectedBytes: 1 << 20),
         Workload(name: "get10mx1", title: "GET 10 MiB, 1 in flight", path: "/10m", width: 1, total: nil, expectedBytes: 10 << 20),
         Workload(name: "post64kx16", title: "POST 64 KiB, 16 in flight", path: "/post", width: 16, total: nil, expectedBytes: 2, postBytes: 64 << 10),
+        Workload(name: "json64", title: "GET JSON, decoded, 64", path: "/json", width: 64, total: nil, expectedBytes: jsonBody.utf8.count),
         Workload(name: "burst2000", title: "2,000 at once, 64 conns", path: "/small", width: 2_000, total: 2_000, expectedBytes: 13),
         // Not in the main table: 2,000 sequential small GETs with the allocation counter on.
         Workload(name: "allocs", title: "allocations", path: "/small", width: 1, total: 2_000, expectedBytes: 13),
