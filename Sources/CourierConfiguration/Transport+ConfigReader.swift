@@ -88,9 +88,17 @@ extension Transport {
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
     ///   what it accepts), and what the transport's initializer throws.
     public static func makeNetworking(config: ConfigReader) throws -> Networking {
+        try makeTransport(config: config).networking
+    }
+
+    /// The transport `config` chooses and configures, as ``makeNetworking(config:)`` reads it,
+    /// kept whole: its `exchange`, `streaming`, downloads and uploads, and `shutdown()`.
+    ///
+    /// - Throws: what ``makeNetworking(config:)`` throws.
+    public static func makeTransport(config: ConfigReader) throws -> any HTTPTransport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
-        return try transport.makeNetworking(urlSession: urlSession, curl: curl)
+        return try transport.makeTransport(urlSession: urlSession, curl: curl)
     }
 }

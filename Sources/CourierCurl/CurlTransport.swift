@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Create one transport and share it: each owns one connection pool and one thread. Requests
 /// still running when it is shut down (or released) fail with ``CurlError/transportShutDown``.
-public final class CurlTransport: Sendable {
+public final class CurlTransport: HTTPTransport {
     /// The settings this transport was created with.
     public var configuration: Configuration { core.configuration }
     private let core: CurlEngine
@@ -41,6 +41,15 @@ public final class CurlTransport: Sendable {
 
     deinit {
         core.loop.shutDown()
+    }
+
+    /// The configuration's policies.
+    public var policies: Policies { configuration.policies }
+
+    /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
+    /// trailers.
+    public var capabilities: TransportCapabilities {
+        TransportCapabilities(pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true)
     }
 
     /// This transport as a ``Courier/Networking`` function: the engine with the configuration's

@@ -57,21 +57,36 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
     ///     they replace the `policies` of both configurations.
     ///   - urlSession: Settings used when this is ``urlSession``.
     ///   - curl: Settings used when this is ``curl``.
+    /// A new transport of this kind, as the protocol both engines share; keep it to shut it
+    /// down, stream, download or upload whichever kind the configuration chose.
+    ///
+    /// - Parameters:
+    ///   - policies: Replace the configurations' own policies when given, so a caller states
+    ///     them once for either kind.
+    /// - Throws: `CurlError` when libcurl cannot be set up.
+    public func makeTransport(
+        policies: Policies? = nil,
+        urlSession: URLSessionTransport.Configuration = .init(),
+        curl: CurlTransport.Configuration = .init()
+    ) throws -> any HTTPTransport {
+        switch self {
+        case .urlSession:
+            var configuration = urlSession
+            if let policies { configuration.policies = policies }
+            return URLSessionTransport(configuration: configuration)
+        case .curl:
+            var configuration = curl
+            if let policies { configuration.policies = policies }
+            return try CurlTransport(configuration: configuration)
+        }
+    }
+
     public func makeNetworking(
         policies: Policies? = nil,
         urlSession: URLSessionTransport.Configuration = .init(),
         curl: CurlTransport.Configuration = .init()
     ) throws -> Networking {
-        switch self {
-        case .urlSession:
-            var configuration = urlSession
-            if let policies { configuration.policies = policies }
-            return URLSessionTransport(configuration: configuration).networking
-        case .curl:
-            var configuration = curl
-            if let policies { configuration.policies = policies }
-            return try CurlTransport(configuration: configuration).networking
-        }
+        try makeTransport(policies: policies, urlSession: urlSession, curl: curl).networking
     }
 
     public var description: String { rawValue }

@@ -17,7 +17,7 @@ import Synchronization
 /// let transport = URLSessionTransport()
 /// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: transport.networking)
 /// ```
-public struct URLSessionTransport: Sendable {
+public struct URLSessionTransport: HTTPTransport {
     /// The session requests are sent with.
     public let session: URLSession
     /// The settings this transport was created with.
@@ -91,6 +91,15 @@ public struct URLSessionTransport: Sendable {
     /// This transport as a ``Networking`` value: the engine with the configuration's
     /// ``Policies`` layers over it.
     public var networking: Networking { layered }
+
+    /// The configuration's policies.
+    public var policies: Policies { configuration.policies }
+
+    /// FoundationNetworking can neither pause a transfer nor stop decoding, and traps on
+    /// trailers.
+    public var capabilities: TransportCapabilities {
+        TransportCapabilities(pausesForSlowReaders: false, stopsDecodingAtTheLimit: false, returnsTrailers: false)
+    }
 
     /// This transport as an ``HTTPExchange``: the same layers, answering with Courier's own
     /// ``ResponseHead``, for ``APIClient/init(baseURL:exchange:streaming:decoder:encoder:)``.
