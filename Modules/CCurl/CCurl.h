@@ -151,6 +151,25 @@ static inline CURLcode ccurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, voi
     return curl_easy_getinfo(easy, info, value);
 }
 
+/// For infos whose result is a `char *` libcurl owns (CURLINFO_PRIMARY_IP, CURLINFO_LOCAL_IP):
+/// valid until the handle's next transfer, so the caller copies it at once.
+static inline CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+
+/// CURLINFO_QUEUE_TIME_T: microseconds the transfer waited for a connection. libcurl 8.6 added
+/// it; built against older headers this answers CURLE_UNKNOWN_OPTION, as a newer libcurl
+/// answers an info it does not know, so the caller reports the value as unknown either way.
+static inline CURLcode ccurl_easy_getinfo_queue_time(CURL *easy, curl_off_t *value) {
+#if LIBCURL_VERSION_NUM >= 0x080600
+    return curl_easy_getinfo(easy, CURLINFO_QUEUE_TIME_T, value);
+#else
+    (void)easy;
+    (void)value;
+    return CURLE_UNKNOWN_OPTION;
+#endif
+}
+
 // MARK: - CURLMsg
 
 /// Reads one finished transfer from `curl_multi_info_read`. CURLMsg's result lives in an

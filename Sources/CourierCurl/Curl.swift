@@ -298,6 +298,88 @@ package enum Curl {
         return Int32(truncatingIfNeeded: value)
     }
 
+    /// What libcurl measured of one transfer, as it reports it: times in microseconds from the
+    /// start of the transfer, nil where libcurl has no value. Read by ``transferInfo(_:)``.
+    struct TransferInfo: Sendable {
+        /// CURLINFO_QUEUE_TIME_T (libcurl 8.6 and later).
+        var queued: Int64?
+        /// CURLINFO_NAMELOOKUP_TIME_T.
+        var nameLookup: Int64?
+        /// CURLINFO_CONNECT_TIME_T: 0 when no connection was made for this transfer.
+        var connect: Int64?
+        /// CURLINFO_APPCONNECT_TIME_T: 0 when no TLS handshake was made for this transfer.
+        var appConnect: Int64?
+        /// CURLINFO_PRETRANSFER_TIME_T.
+        var preTransfer: Int64?
+        /// CURLINFO_STARTTRANSFER_TIME_T: 0 when no byte of the response arrived.
+        var startTransfer: Int64?
+        /// CURLINFO_TOTAL_TIME_T.
+        var total: Int64?
+        /// CURLINFO_NUM_CONNECTS: connections this transfer opened (0 when it reused one).
+        var newConnections: Int?
+        /// CURLINFO_PRIMARY_IP and CURLINFO_PRIMARY_PORT.
+        var remoteIP: String?
+        var remotePort: Int?
+        /// CURLINFO_LOCAL_IP and CURLINFO_LOCAL_PORT.
+        var localIP: String?
+        var localPort: Int?
+        /// CURLINFO_REQUEST_SIZE: the request head sent (a body read through the read callback
+        /// is not in it).
+        var requestSize: Int?
+        /// CURLINFO_SIZE_UPLOAD_T: request body bytes sent, chunk framing included.
+        var uploaded: Int64?
+        /// CURLINFO_HEADER_SIZE: every header byte received, interim responses included.
+        var headerSize: Int?
+        /// CURLINFO_SIZE_DOWNLOAD_T: body bytes received before content decoding (chunk framing
+        /// removed): libcurl counts them ahead of its decoders.
+        var downloaded: Int64?
+    }
+
+    /// Reads what libcurl measured of the transfer that ran on `easy`: one `curl_easy_getinfo`
+    /// per value and no other work, so it costs the same whatever the body's size. Call it
+    /// once the transfer ended and before the handle runs another.
+    static func transferInfo(_ easy: EasyPointer) -> TransferInfo {
+        var info = TransferInfo()
+        var value: curl_off_t = 0
+        if ccurl_easy_getinfo_queue_time(easy, &value) == CURLE_OK { info.queued = Int64(value) }
+        info.nameLookup = offT(easy, CURLINFO_NAMELOOKUP_TIME_T)
+        info.connect = offT(easy, CURLINFO_CONNECT_TIME_T)
+        info.appConnect = offT(easy, CURLINFO_APPCONNECT_TIME_T)
+        info.preTransfer = offT(easy, CURLINFO_PRETRANSFER_TIME_T)
+        info.startTransfer = offT(easy, CURLINFO_STARTTRANSFER_TIME_T)
+        info.total = offT(easy, CURLINFO_TOTAL_TIME_T)
+        info.newConnections = long(easy, CURLINFO_NUM_CONNECTS)
+        info.remoteIP = string(easy, CURLINFO_PRIMARY_IP)
+        info.remotePort = long(easy, CURLINFO_PRIMARY_PORT)
+        info.localIP = string(easy, CURLINFO_LOCAL_IP)
+        info.localPort = long(easy, CURLINFO_LOCAL_PORT)
+        info.requestSize = long(easy, CURLINFO_REQUEST_SIZE)
+        info.uploaded = offT(easy, CURLINFO_SIZE_UPLOAD_T)
+        info.headerSize = long(easy, CURLINFO_HEADER_SIZE)
+        info.downloaded = offT(easy, CURLINFO_SIZE_DOWNLOAD_T)
+        return info
+    }
+
+    private static func offT(_ easy: EasyPointer, _ info: CURLINFO) -> Int64? {
+        var value: curl_off_t = 0
+        guard ccurl_easy_getinfo_off_t(easy, info, &value) == CURLE_OK else { return nil }
+        return Int64(value)
+    }
+
+    private static func long(_ easy: EasyPointer, _ info: CURLINFO) -> Int? {
+        var value = 0
+        guard ccurl_easy_getinfo_long(easy, info, &value) == CURLE_OK else { return nil }
+        return value
+    }
+
+    /// nil for a NULL or empty string: libcurl reports "" for an address it never learnt.
+    private static func string(_ easy: EasyPointer, _ info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, info, &value) == CURLE_OK,
+              let value, value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
     // MARK: - String lists
 
     /// Builds a `curl_slist`; the caller frees it with ``freeList(_:)`` once no handle uses it.

@@ -46,7 +46,7 @@ struct CurlEngine: Sendable {
         let plan = try plan(for: request, upload: nil)
         let transfer = try makeTransfer(plan, streamsBody: false)
         guard case .exchange(let exchange) = try await perform(transfer),
-              let response = CurlResponse(url: plan.url, headerBytes: exchange.headerBytes, body: exchange.body)
+              let response = CurlResponse(url: plan.url, headerBytes: exchange.headerBytes, body: exchange.body, metrics: exchange.metrics)
         else {
             throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
         }

@@ -86,6 +86,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Transfers ended in this iteration, resumed only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
     private var endedTransfers: [(CurlTransfer, CurlTransfer.State.Action)] = []
+    /// Counts `curl_multi_perform` calls, so that a transfer ending can tell whether libcurl ran
+    /// it at all (see ``recordMetrics(of:handle:)``).
+    private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
 
@@ -220,6 +223,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
             do {
                 try Curl.perform(multi)
+                turn &+= 1
                 for transfer in streaming.values { transfer.flushStreamedBody() }
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
@@ -282,6 +286,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             try taken.prepare(for: transfer)
             transfer.uploadReader?.start()
             try Curl.add(taken.pointer, to: multi)
+            transfer.startTurn = turn
             running[transfer.id] = transfer
             if transfer.bodyStorage != nil { streaming[transfer.id] = transfer }
             perform(transfer.withState { $0.started(taken) }, for: transfer)
@@ -343,7 +348,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// the caller is resumed once the statistics are published.
     private func perform(_ action: CurlTransfer.State.Action, for transfer: CurlTransfer) {
         for release in [action.release, action.violationRelease].compactMap({ $0 }) {
-            if release.inMulti { Curl.remove(release.handle.pointer, from: multi) }
+            if release.inMulti {
+                recordMetrics(of: transfer, handle: release.handle)
+                Curl.remove(release.handle.pointer, from: multi)
+            }
             pool.give(release.handle, keep: !isShuttingDown)
             running[transfer.id] = nil
             streaming[transfer.id] = nil
@@ -361,6 +369,15 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         if action.resume != nil || action.violationResume != nil || action.body != nil {
             endedTransfers.append((transfer, action))
         }
+    }
+
+    /// Reads what libcurl measured of the transfer, whichever way it ended (completed, failed,
+    /// cancelled, timed out), once. Only if libcurl ran it: `curl_multi_perform` resets a
+    /// handle's measurements when it starts a transfer, so before that they are the previous
+    /// transfer's.
+    private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle) {
+        guard transfer.metrics == nil, let started = transfer.startTurn, turn != started else { return }
+        transfer.recordMetrics(Curl.transferInfo(handle.pointer))
     }
 
     private func resumeEndedTransfers() {

@@ -26,17 +26,35 @@ public struct CurlResponse: Sendable {
     public let httpVersion: String
     /// The decoded body (without content coding, as URLSession delivers it).
     public let body: Data
+    /// What libcurl measured of this exchange: when each phase ended, whether the connection
+    /// was reused, the addresses at both ends, and the bytes each way.
+    ///
+    /// Read from libcurl once, when the transfer ended, so it costs nothing per byte. A phase
+    /// that did not happen in this exchange is nil: ``Courier/ExchangeMetrics/connect`` and
+    /// ``Courier/ExchangeMetrics/secureConnect`` over a reused connection,
+    /// ``Courier/ExchangeMetrics/secureConnect`` over plain HTTP, and
+    /// ``Courier/ExchangeMetrics/queued`` with a libcurl older than 8.6, which does not measure it.
+    /// ``Courier/ExchangeMetrics/responseBodyBytes`` counts the body before content decoding
+    /// (without chunked framing), ``Courier/ExchangeMetrics/decodedBodyBytes`` the bytes of
+    /// ``body``. This is one exchange, so ``Courier/ExchangeMetrics/redirects`` is empty.
+    ///
+    /// ```swift
+    /// let response = try await transport.response(for: URLRequest(url: url))
+    /// if let firstByte = response.metrics.firstByte { print("first byte after \(firstByte)") }
+    /// ```
+    public let metrics: ExchangeMetrics
     /// The status line and header lines of the final response, as received.
     let headerBytes: [UInt8]
 
     /// Builds a response from a header block; nil when it has no valid status line.
-    init?(url: URL, headerBytes: [UInt8], body: Data) {
+    init?(url: URL, headerBytes: [UInt8], body: Data, metrics: ExchangeMetrics = ExchangeMetrics()) {
         guard let status = CurlResponseHead.statusLine(in: headerBytes) else { return nil }
         self.url = url
         statusCode = status.code
         httpVersion = status.version
         self.body = body
         self.headerBytes = headerBytes
+        self.metrics = metrics
     }
 
     /// The field's value, its name compared case-insensitively; a field that repeats has its

@@ -1,10 +1,13 @@
 import Foundation
 import Courier
 
-/// What one exchange produced: the raw header block of the final response and its decoded body.
+/// What one exchange produced: the raw header block of the final response, its decoded body,
+/// and what libcurl measured of it.
 struct CurlExchange: Sendable {
     var headerBytes: [UInt8]
     var body: Data
+    /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:)``).
+    var metrics = ExchangeMetrics()
 }
 
 /// What the awaiting task gets back from the curl thread.
@@ -43,6 +46,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     var easy: Curl.EasyPointer?
+    /// The event loop's turn when the handle joined the multi handle (see
+    /// ``CurlEventLoop/recordMetrics(of:handle:)``).
+    var startTurn: UInt64?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
     /// How much of the request body libcurl has read (see ``sendBody(into:)``).
@@ -62,6 +68,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var pooledCount = 0
     private let bodyPool: CurlBodyBufferPool
     private var hasReservedBody = false
+    /// What libcurl measured of the transfer, once it ended; nil before, or when it ended
+    /// before libcurl ran it at all.
+    private(set) var metrics: ExchangeMetrics?
+    /// Decoded bytes of a streamed body handed to its reader, for ``metrics``.
+    private var streamedBodyBytes = 0
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
     /// Set when producing a streamed upload (`URLRequest.httpBodyStream` included) failed and
@@ -143,9 +154,20 @@ final class CurlTransfer: @unchecked Sendable {
         defer { headerBytes = []; body = Data() }
         if let pooledBody {
             self.pooledBody = nil
-            return CurlExchange(headerBytes: headerBytes, body: bodyPool.data(pooledBody, count: pooledCount))
+            return CurlExchange(
+                headerBytes: headerBytes, body: bodyPool.data(pooledBody, count: pooledCount),
+                metrics: metrics ?? ExchangeMetrics()
+            )
         }
-        return CurlExchange(headerBytes: headerBytes, body: body)
+        return CurlExchange(headerBytes: headerBytes, body: body, metrics: metrics ?? ExchangeMetrics())
+    }
+
+    /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
+    /// called once by the event loop when the transfer ends, before its handle runs another and
+    /// before the awaiting task is resumed.
+    func recordMetrics(_ info: Curl.TransferInfo) {
+        let decoded = bodyStorage != nil ? streamedBodyBytes : (pooledBody == nil ? body.count : pooledCount)
+        metrics = ExchangeMetrics(info, decodedBodyBytes: decoded)
     }
 
     /// Moves the body into a pooled buffer of at least `byteCount` bytes, copying what arrived so
@@ -329,6 +351,7 @@ final class CurlTransfer: @unchecked Sendable {
         (buffer.pointer + pendingCount).copyMemory(from: base, byteCount: bytes.count)
         pending = buffer
         pendingCount += bytes.count
+        streamedBodyBytes += bytes.count
         if pendingCount >= CurlEasyHandle.receiveBufferSize, !flush(to: storage) { return 0 }
         return bytes.count
     }

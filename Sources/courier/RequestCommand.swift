@@ -42,6 +42,20 @@ struct RequestCommand: AsyncParsableCommand {
             stays in the file, as with curl. A body written to a file has no size limit unless \
             --max-filesize gives one, as with curl: the limit exists to bound the memory of a \
             body held whole, for stdout.
+
+            -w/--write-out FORMAT writes FORMAT to stdout after the body, as curl does, also \
+            when the request fails (http_code 000) or --fail stops it. %{name} is a variable, \
+            %% a percent sign, \\n \\r \\t a newline, return and tab; an unknown variable writes \
+            nothing and a warning on stderr. Variables: \(WriteOut.variables.joined(separator: ", ")). \
+            Times are seconds with six decimals, from the start of the exchange, each phase added \
+            up over the redirects followed, as curl does. time_total is measured by courier \
+            around the whole exchange, on both transports. The other times, size_header, \
+            size_request, num_connects and the addresses come from libcurl: with --transport \
+            urlsession they are not measured and are written as curl writes a value it has not \
+            got (0, or empty for an address), and http_version is 0. size_download is the final \
+            body as it came on the wire with curl (before decoding, as curl counts it) and as \
+            decoded with urlsession. With -o the body streams and no exchange metrics are kept: \
+            only http_code, url_effective, time_total and size_download (decoded) are measured.
             """
     )
 
@@ -87,6 +101,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Read cookies from FILE if it exists, send and keep them on every hop, and write them all back to FILE afterwards (Netscape format, as curl's -b FILE -c FILE).", valueName: "file"))
     var cookieJar: String?
 
+    @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
+    var writeOut: String?
+
     func validate() throws {
         _ = try RequestURL.parse(url)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
@@ -126,27 +143,64 @@ struct RequestCommand: AsyncParsableCommand {
             try await download(request, to: output, jar: jar, failure: failure)
             return
         }
+        let recorder = writeOut != nil ? ExchangeRecorder() : nil
         let networking: Networking
         do {
-            networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
+            if let recorder {
+                networking = try resolvedTransport().makeRecordingNetworking(policies: policies(cookies: jar?.store), recorder: recorder)
+            } else {
+                networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
+            }
         } catch {
             throw failure(error)
         }
         let body: Data
         let response: URLResponse
+        let started = ContinuousClock.now
         do {
             (body, response) = try await networking(request)
         } catch {
+            let elapsed = ContinuousClock.now - started
             // curl writes its jar whatever the outcome: cookies from the hops before a failure
             // were set all the same.
             try jar?.save(method: method, url: target)
+            writeOutValues(recorder, elapsed: elapsed, response: nil, body: nil, url: target)
             throw failure(error)
         }
+        let elapsed = ContinuousClock.now - started
         try jar?.save(method: method, url: target)
-        let http = try checkedResponse(response, method: method, url: target)
+        let http: HTTPURLResponse
+        do {
+            http = try checkedResponse(response, method: method, url: target)
+        } catch {
+            writeOutValues(recorder, elapsed: elapsed, response: response as? HTTPURLResponse, body: body, url: target)
+            throw error
+        }
         var out = include ? ResponseHead(http).bytes : Data()
         out.append(body)
         Terminal.writeOut(out)
+        writeOutValues(recorder, elapsed: elapsed, response: http, body: body, url: target)
+    }
+
+    /// Writes `-w`'s format, if given, for an exchange held whole (`recorder` saw its hops).
+    private func writeOutValues(_ recorder: ExchangeRecorder?, elapsed: Duration, response: HTTPURLResponse?, body: Data?, url target: URL) {
+        let hops = recorder?.hops ?? ExchangeRecorder.Hops()
+        var values = WriteOut.Values()
+        values.statusCode = response?.statusCode
+        values.httpVersion = response == nil ? nil : hops.httpVersion
+        values.effectiveURL = response?.url ?? hops.lastURL ?? target
+        values.total = elapsed
+        values.hops = hops.metrics
+        values.hopCount = hops.count
+        values.decodedBodyBytes = body?.count
+        write(values)
+    }
+
+    private func write(_ values: WriteOut.Values) {
+        guard let writeOut else { return }
+        let (text, unknown) = WriteOut(format: writeOut).render(values)
+        for name in unknown { Terminal.errorLine("unknown --write-out variable: '\(name)'") }
+        Terminal.writeOut(Data(text.utf8))
     }
 
     /// `-o FILE`: the body is written to the file chunk by chunk as the transport's streaming
@@ -167,6 +221,14 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let body: ResponseBody
         let response: URLResponse
+        let started = ContinuousClock.now
+        // Streamed exchanges keep no metrics: what -w gets is measured here.
+        var values = WriteOut.Values()
+        values.effectiveURL = target
+        defer {
+            values.total = ContinuousClock.now - started
+            write(values)
+        }
         do {
             (body, response) = try await streaming(request, nil)
         } catch {
@@ -174,6 +236,8 @@ struct RequestCommand: AsyncParsableCommand {
             try jar?.save(method: method, url: target)
             throw failure(error)
         }
+        values.statusCode = (response as? HTTPURLResponse)?.statusCode
+        values.effectiveURL = response.url ?? target
         try jar?.save(method: method, url: target)
         let http: HTTPURLResponse
         do {
@@ -204,6 +268,7 @@ struct RequestCommand: AsyncParsableCommand {
                     ])
                 }
                 try file.write(chunk)
+                values.decodedBodyBytes = written
             }
             meter?.finish()
         } catch let error as FileDescriptorOutput.Failure {

@@ -1,0 +1,52 @@
+import Courier
+
+extension ExchangeMetrics {
+    /// The metrics of one transfer from what libcurl measured of it, with the decoded body
+    /// bytes the transfer counted itself (libcurl counts the body ahead of its decoders).
+    ///
+    /// libcurl reports 0 for a phase the transfer never reached (no connect on a reused
+    /// connection, no TLS handshake over plain HTTP, no first byte before a failure), and at
+    /// least 1 µs for one it reached; 0 becomes nil here, so a nil phase is one that did not
+    /// happen in this exchange rather than one that took no time.
+    init(_ info: Curl.TransferInfo, decodedBodyBytes: Int?) {
+        self.init()
+        queued = Self.duration(info.queued)
+        nameLookup = Self.duration(info.nameLookup)
+        connect = Self.duration(info.connect)
+        secureConnect = Self.duration(info.appConnect)
+        requestSent = Self.duration(info.preTransfer)
+        firstByte = Self.duration(info.startTransfer)
+        total = Self.duration(info.total)
+        // libcurl counts the connections a transfer opened; none, once it got as far as sending,
+        // means it went over one kept from an earlier exchange. A transfer that failed before
+        // that opened none either, and whether it would have reused one is unknown.
+        if let opened = info.newConnections {
+            if opened > 0 {
+                connectionReused = false
+            } else if requestSent != nil {
+                connectionReused = true
+            }
+        }
+        remoteAddress = Self.address(info.remoteIP, info.remotePort)
+        localAddress = Self.address(info.localIP, info.localPort)
+        if let head = info.requestSize {
+            requestBytes = head + Int(info.uploaded ?? 0)
+        }
+        responseHeaderBytes = info.headerSize
+        responseBodyBytes = info.downloaded.map { Int($0) }
+        self.decodedBodyBytes = decodedBodyBytes
+    }
+
+    private static func duration(_ microseconds: Int64?) -> Duration? {
+        guard let microseconds, microseconds > 0 else { return nil }
+        return .microseconds(microseconds)
+    }
+
+    /// `ip:port`, with an IPv6 address in brackets as in a URL.
+    private static func address(_ ip: String?, _ port: Int?) -> String? {
+        guard let ip else { return nil }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        guard let port, port > 0 else { return host }
+        return "\(host):\(port)"
+    }
+}

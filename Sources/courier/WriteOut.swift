@@ -1,0 +1,146 @@
+import Courier
+import Foundation
+
+/// `-w FORMAT` / `--write-out FORMAT`: curl's syntax for what to print after the body, over
+/// the variables Courier can fill. Parsed as curl's `tool_writeout.c` does: `%{name}` is a
+/// variable, `%%` a percent sign, `\n`, `\r` and `\t` what they are in C; anything else (a `%`
+/// or `\` before another character, a `%{` never closed) is written as it stands, and an unknown
+/// variable writes nothing and a warning on stderr.
+struct WriteOut {
+    let format: String
+
+    /// What one run measured, for the variables.
+    struct Values {
+        /// The final response's status; nil when no response arrived (written as `000`).
+        var statusCode: Int?
+        /// The final response's protocol, e.g. `HTTP/1.1`; nil when the transport does not say.
+        var httpVersion: String?
+        /// The URL last requested: the final response's, or the one that failed.
+        var effectiveURL: URL?
+        /// Measured by the tool around the whole exchange, redirects included.
+        var total: Duration?
+        /// The engine's metrics of each hop, first to last; empty when the transport has none.
+        var hops: [ExchangeMetrics] = []
+        /// Hops sent, whether or not the transport measured them.
+        var hopCount = 0
+        /// Decoded body bytes, for `size_download` when the transport counts no wire bytes.
+        var decodedBodyBytes: Int?
+    }
+
+    /// The text to write and the unknown variables to warn about, in order.
+    func render(_ values: Values) -> (text: String, unknown: [String]) {
+        var out = ""
+        var unknown: [String] = []
+        var rest = Substring(format)
+        while let character = rest.first {
+            let next = rest.dropFirst().first
+            if character == "%", let next {
+                if next == "%" {
+                    out += "%"
+                    rest = rest.dropFirst(2)
+                } else if next == "{" {
+                    let afterBrace = rest.dropFirst(2)
+                    guard let close = afterBrace.firstIndex(of: "}") else {
+                        out += "%{"
+                        rest = afterBrace
+                        continue
+                    }
+                    let name = String(afterBrace[..<close])
+                    if let value = Self.value(of: name, in: values) {
+                        out += value
+                    } else {
+                        unknown.append(name)
+                    }
+                    rest = afterBrace[afterBrace.index(after: close)...]
+                } else {
+                    out += "%\(next)"
+                    rest = rest.dropFirst(2)
+                }
+            } else if character == "\\", let next {
+                switch next {
+                case "n": out += "\n"
+                case "r": out += "\r"
+                case "t": out += "\t"
+                default: out += "\\\(next)"
+                }
+                rest = rest.dropFirst(2)
+            } else {
+                out.append(character)
+                rest = rest.dropFirst()
+            }
+        }
+        return (out, unknown)
+    }
+
+    /// The variables, as the curl CLI writes them; nil for a name curl would not know either.
+    /// A value the transport did not measure is written as curl writes one it has not got:
+    /// 0 for times, sizes and ports, an empty address.
+    static func value(of name: String, in values: Values) -> String? {
+        let hops = values.hops
+        let last = hops.last
+        switch name {
+        case "http_code", "response_code":
+            return values.statusCode.map { String(format: "%03d", $0) } ?? "000"
+        case "http_version":
+            return values.httpVersion.map(versionNumber) ?? "0"
+        // libcurl adds up each phase over the hops it follows; so does this.
+        case "time_namelookup": return seconds(sum(hops, \.nameLookup))
+        case "time_connect": return seconds(sum(hops, \.connect))
+        case "time_appconnect": return seconds(sum(hops, \.secureConnect))
+        case "time_pretransfer": return seconds(sum(hops, \.requestSent))
+        case "time_starttransfer": return seconds(sum(hops, \.firstByte))
+        case "time_redirect": return seconds(sum(hops.dropLast(), \.total))
+        case "time_total": return seconds(values.total)
+        // libcurl counts the final hop's body, and the heads of every hop.
+        case "size_download": return String(last?.responseBodyBytes ?? values.decodedBodyBytes ?? 0)
+        case "size_header": return String(hops.reduce(0) { $0 + ($1.responseHeaderBytes ?? 0) })
+        case "size_request": return String(hops.reduce(0) { $0 + ($1.requestBytes ?? 0) })
+        case "num_redirects": return String(max(0, values.hopCount - 1))
+        case "num_connects": return String(hops.count { $0.connectionReused == false })
+        case "remote_ip": return host(of: last?.remoteAddress)
+        case "remote_port": return port(of: last?.remoteAddress)
+        case "local_ip": return host(of: last?.localAddress)
+        case "local_port": return port(of: last?.localAddress)
+        case "url_effective": return values.effectiveURL?.absoluteString ?? ""
+        default: return nil
+        }
+    }
+
+    /// The names ``value(of:in:)`` knows, for `courier help request`.
+    static let variables = [
+        "http_code", "response_code", "http_version", "time_namelookup", "time_connect", "time_appconnect",
+        "time_pretransfer", "time_starttransfer", "time_redirect", "time_total", "size_download",
+        "size_header", "size_request", "num_redirects", "num_connects", "remote_ip", "remote_port",
+        "local_ip", "local_port", "url_effective",
+    ]
+
+    /// `HTTP/1.1` → `1.1`, `HTTP/2` → `2`, as curl writes `http_version`.
+    private static func versionNumber(_ version: String) -> String {
+        version.hasPrefix("HTTP/") ? String(version.dropFirst(5)) : version
+    }
+
+    private static func sum<Hops: Sequence<ExchangeMetrics>>(_ hops: Hops, _ phase: KeyPath<ExchangeMetrics, Duration?>) -> Duration? {
+        hops.reduce(nil) { total, hop in hop[keyPath: phase].map { (total ?? .zero) + $0 } ?? total }
+    }
+
+    /// Seconds with six decimals, as curl writes times (`%u.%06u`); 0.000000 when unknown.
+    static func seconds(_ duration: Duration?) -> String {
+        let (whole, attoseconds) = (duration ?? .zero).components
+        guard whole >= 0, attoseconds >= 0 else { return "0.000000" }
+        return String(format: "%lld.%06lld", whole, attoseconds / 1_000_000_000_000)
+    }
+
+    /// `127.0.0.1:80` → `127.0.0.1`, `[::1]:80` → `::1`.
+    private static func host(of address: String?) -> String {
+        guard let address else { return "" }
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
+            return String(address[address.index(after: address.startIndex)..<close])
+        }
+        return String(address.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    private static func port(of address: String?) -> String {
+        guard let address, let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return "0" }
+        return String(Int(address[address.index(after: colon)...]) ?? 0)
+    }
+}
