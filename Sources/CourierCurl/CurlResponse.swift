@@ -69,17 +69,17 @@ public struct CurlResponse: Sendable {
         CurlResponseHead(bytes: headerBytes)?.fields ?? [:]
     }
 
-    /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
-    /// with the header names canonicalised by Foundation as URLSession's are.
-    /// The head as Courier's engines answer it: the header block is kept as it came and read
-    /// only when a field is asked for.
+    /// The head as Courier's engines answer it, with the exchange's metrics: the header block
+    /// is kept as it came and read only when a field is asked for.
     public var head: ResponseHead {
         ResponseHead(
             statusCode: statusCode, headerFields: HeaderFields(headBlock: headerBytes), url: url,
-            httpVersion: HTTPVersion(statusLineVersion: httpVersion) ?? .http1_1
+            httpVersion: HTTPVersion(statusLineVersion: httpVersion) ?? .http1_1, metrics: metrics
         )
     }
 
+    /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
+    /// with the header names canonicalised by Foundation as URLSession's are.
     public var httpURLResponse: HTTPURLResponse? {
         let fields = headerFields
         // Checked here, where the fields are still Swift strings, and marked so that

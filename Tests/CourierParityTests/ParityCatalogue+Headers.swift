@@ -12,7 +12,10 @@ extension ParityCatalogue {
         ParityCase("body matching its Content-Length", .send("POST", "/anything", body: Data("abc".utf8), headers: [("Content-Length", "3")])),
         ParityCase("body longer than its Content-Length", .send("POST", "/anything", body: Data("abcdef".utf8), headers: [("Content-Length", "2")])),
         ParityCase("request sets its own Accept", .get("/headers", headers: [("Accept", "application/json")])),
-        ParityCase("request sets Accept-Encoding identity", .get("/gzip", headers: [("Accept-Encoding", "identity")])),
+        // A gzip body that is not an echo: FoundationNetworking sends a request's own headers in
+        // its dictionary's order, which varies from process to process, so a gzipped echo of them
+        // varied in length by a byte from run to run.
+        ParityCase("request sets Accept-Encoding identity", .get("/bomb/gzip/1", headers: [("Accept-Encoding", "identity")])),
         ParityCase("request sets Connection close", .get("/get", headers: [("Connection", "close")])),
         ParityCase("request sets Expect 100-continue", .send("POST", "/anything", body: .init("x".utf8), headers: [("Expect", "100-continue")])),
         ParityCase("1000 response headers", .get("/many-headers/1000")),

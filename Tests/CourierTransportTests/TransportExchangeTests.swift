@@ -80,6 +80,29 @@ import Testing
         #expect(head.metrics.remoteAddress == nil)
     }
 
+    /// libcurl's counters through the layers: a new connection's phases, then its reuse, and
+    /// one set of metrics per redirect hop.
+    @Test func curlMeasuresEveryPhaseAndEveryHop() async throws {
+        try #require(TransportKind.configured.contains(.curl))
+        let server = try await TestServer.start()
+        let transport = try CurlTransport()
+        let (_, first) = try await transport.exchange(URLRequest(url: server.url("/delay/0.3")))
+        let connect = try #require(first.metrics.connect)
+        let firstByte = try #require(first.metrics.firstByte)
+        #expect(connect > .zero)
+        #expect(firstByte >= .milliseconds(300))
+        #expect(try #require(first.metrics.total) >= firstByte)
+        #expect(first.metrics.connectionReused == false)
+        #expect(first.metrics.remoteAddress == "127.0.0.1:\(server.baseURL.port ?? 0)")
+        let (_, second) = try await transport.exchange(URLRequest(url: server.url("/get")))
+        #expect(second.metrics.connectionReused == true)
+        let (_, redirected) = try await transport.exchange(URLRequest(url: server.url("/redirect/2")))
+        #expect(redirected.metrics.redirects.count == 2)
+        #expect(redirected.metrics.redirects.allSatisfy { $0.total != nil })
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
     /// A user's own `Networking` still works everywhere, through the same dispatcher.
     @Test func aNetworkingDoubleStillDrivesTheClient() async throws {
         let url = URL(string: "http://127.0.0.1:1/")!
