@@ -24,7 +24,8 @@ public final class CurlTransport: HTTPTransport {
     public var configuration: Configuration { core.configuration }
     private let core: CurlEngine
     /// The engine with the configuration's policy layers over it.
-    private let layered: HTTPExchange
+    private let layered: Networking
+    private let layeredExchange: HTTPExchange
     /// The streaming engine with the same layers over it.
     private let layeredStreaming: StreamingNetworking
 
@@ -35,7 +36,11 @@ public final class CurlTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
-        layered = configuration.policies.apply(to: { request in try await core.exchange(for: request) })
+        // Two stacks of the same layers: over the engine's Foundation answer for Networking
+        // callers, whose CurlResponse builds that answer once from its own parse of the head,
+        // and over the engine's own head for everything else, which builds none.
+        layered = configuration.policies.apply(to: { request in try await core.data(for: request) })
+        layeredExchange = configuration.policies.apply(to: { request in try await core.exchange(for: request) })
         layeredStreaming = configuration.policies.apply(to: { request, upload in try await core.stream(for: request, uploading: upload) })
     }
 
@@ -138,8 +143,7 @@ public final class CurlTransport: HTTPTransport {
     ///   underlying error; `URLError(.cancelled)` when the task is cancelled; ``CurlError`` when
     ///   the transport is shut down.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let (data, head) = try await layered(request)
-        return (data, head.urlResponse)
+        try await layered(request)
     }
 
     /// This transport as an `HTTPExchange`: sends a request through the policy layers and
@@ -151,7 +155,7 @@ public final class CurlTransport: HTTPTransport {
     /// let (data, head) = try await transport.exchange(request)
     /// ```
     public var exchange: HTTPExchange {
-        { [self] request in try await self.layered(request) }
+        { [self] request in try await self.layeredExchange(request) }
     }
 
     /// Sends `request` through the configuration's policy layers, as ``data(for:)`` does, and

@@ -73,11 +73,13 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         let title = Workload.named(workload)?.title ?? workload
         let ceilingRate = rate(ceiling, workload)
         let ceilingCPU = cpuPerRequest(ceiling, workload)
-        for (index, client) in clientOrder.enumerated() {
+        var titled = false
+        for client in clientOrder {
             let records = cells(client, workload)
             guard !records.isEmpty else { continue }
+            defer { titled = true }
             print(
-                left(index == 0 ? title : "", 27),
+                left(titled ? "" : title, 27),
                 left(client, 20),
                 cell(rate(client, workload), 9),
                 cell(rate(client, workload) / ceilingRate, 6, decimals: 2),
