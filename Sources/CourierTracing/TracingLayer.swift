@@ -22,7 +22,8 @@ import Tracing
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
-/// for a status of 400 or above; the error itself is recorded on the span. Where the engine
+/// for a status of 400 or above; a failure is recorded on the span as a ``RecordedFailure``,
+/// which keeps its kind and Courier's redacted message but not the URL. Where the engine
 /// measured the phases (`CurlTransport` does; `URLSessionTransport` measures only the first byte
 /// and the total), each becomes an event at the time it ended, named after its
 /// ``ExchangeMetrics`` field: `queued`, `nameLookup`, `connect`, `secureConnect`, `requestSent`,
@@ -65,13 +66,32 @@ public func tracing(tracer: (any Tracer)? = nil) -> HTTPExchangeLayer {
                 span.recordResponse(head, startedAt: start)
                 return (data, head)
             } catch {
-                span.attributes["error.type"] = errorType(of: error)
-                span.recordError(error)
-                span.setStatus(SpanStatus(code: .error, message: readableMessage(for: error)))
+                let failure = RecordedFailure(error)
+                span.attributes["error.type"] = failure.type
+                span.recordError(failure)
+                span.setStatus(SpanStatus(code: .error, message: failure.message))
                 throw error
             }
         }
     }
+}
+
+/// What the span records of a failed exchange in place of the error itself: an exporter writes
+/// a recorded error's description out, and a `URLError`'s names the URL with its query, secrets
+/// included. The error still reaches the caller unchanged.
+public struct RecordedFailure: Error, CustomStringConvertible, Sendable {
+    /// `URLError.timedOut`, or the error's type name.
+    public let type: String
+    /// What happened, as Courier describes it, with any URL in it redacted.
+    public let message: String
+
+    /// The failure `error` describes.
+    public init(_ error: any Error) {
+        type = errorType(of: error)
+        message = readableMessage(for: error)
+    }
+
+    public var description: String { "\(type): \(message)" }
 }
 
 /// Writes trace context into a request's header fields, replacing a value already there so a
