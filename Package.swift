@@ -131,6 +131,21 @@ let package = Package(
             path: "Tools/courier-quickbench"
         ),
         .executableTarget(
+            name: "courier-observability-bench",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierLogging",
+                "CourierMetrics",
+                "CourierTracing",
+                "CourierTestServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tools/courier-observability-bench"
+        ),
+        .executableTarget(
             name: "courier-storms",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
             path: "Tools/courier-storms"
