@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierParity", targets: ["CourierParity"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .library(name: "CourierLogging", targets: ["CourierLogging"]),
+        .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
+        .library(name: "CourierTracing", targets: ["CourierTracing"]),
         .executable(name: "courier", targets: ["courier"]),
     ],
     dependencies: [
@@ -34,6 +37,11 @@ let package = Package(
         // its generated code was made for; the generator itself is never a dependency.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Each only for the observability product of its name, so an app that composes none of
+        // those layers never builds them.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
     ],
     targets: [
         .target(name: "Courier"),
@@ -68,6 +76,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Observability: each a layer over `HTTPExchange` that reads the engine's metrics, in a
+        // product of its own so that `Courier` and `CourierCurl` pull in none of these packages.
+        .target(name: "CourierLogging", dependencies: ["Courier", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "CourierMetrics", dependencies: ["Courier", .product(name: "Metrics", package: "swift-metrics")]),
+        .target(name: "CourierTracing", dependencies: ["Courier", .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .systemLibrary(
             name: "CZlib",
             path: "Modules/CZlib",
@@ -116,6 +129,21 @@ let package = Package(
             name: "courier-quickbench",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
             path: "Tools/courier-quickbench"
+        ),
+        .executableTarget(
+            name: "courier-observability-bench",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierLogging",
+                "CourierMetrics",
+                "CourierTracing",
+                "CourierTestServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tools/courier-observability-bench"
         ),
         .executableTarget(
             name: "courier-storms",
@@ -186,6 +214,32 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "CourierLoggingTests",
+            dependencies: ["Courier", "CourierCurl", "CourierLogging", "CourierTestServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "CourierMetricsTests",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierMetrics",
+                "CourierTestServer",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+        .testTarget(
+            name: "CourierTracingTests",
+            dependencies: [
+                "Courier",
+                "CourierCurl",
+                "CourierTracing",
+                "CourierTestServer",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
             name: "CourierParityTests",
             dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport"]
         ),
@@ -214,7 +268,13 @@ let package = Package(
                 "Courier",
                 "CourierConfiguration",
                 "CourierCurl",
+                "CourierLogging",
+                "CourierMetrics",
+                "CourierTracing",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/Snippets/README",
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]

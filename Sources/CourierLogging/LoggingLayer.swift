@@ -1,0 +1,113 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import Foundation
+import Logging
+import Synchronization
+
+/// A layer that logs one line per exchange to `logger`: at `level` when a response came (any
+/// status: a 404 is a response), at `failureLevel` when the exchange threw.
+///
+/// The message is fixed (`HTTP exchange` or `HTTP exchange failed`) and what varies is in the
+/// metadata, as swift-log's convention asks, so that a log backend can index it:
+///
+/// | key | value |
+/// |---|---|
+/// | `request_id` | the request's `X-Request-ID` field when it has one, else a number counted per process |
+/// | `http.request.method` | `GET` |
+/// | `url.full` | the URL without its password, query secrets or fragment (see below) |
+/// | `http.response.status_code` | `200` |
+/// | `duration_ms` | the whole call as this layer timed it, redirects included, e.g. `12.345` |
+/// | `http.response.body.size` | bytes of the body as the caller gets it |
+/// | `http.response.body.wire_size` | bytes on the wire, where the engine measured them |
+/// | `connection_reused` | `true` or `false`, where the engine knows |
+/// | `network.protocol.version` | `1.1`, `2` |
+/// | `redirects` | hops followed before this response, when any |
+/// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
+///
+/// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
+/// value of a query item whose name looks like a secret (`token`, `key`, `secret`, `password`,
+/// `signature`, `auth`, `session`, `credential`, `sig`, `code`, and names containing them, such
+/// as `api_key` or `X-Amz-Signature`); the fragment is dropped.
+///
+/// The layer never bootstraps logging, and when neither level is enabled on `logger` it only
+/// compares the levels and calls through.
+///
+/// ```swift
+/// let logged = layered(transport.exchange, [logging(to: Logger(label: "app.http"))])
+/// ```
+///
+/// - Parameters:
+///   - logger: Where to log; its metadata is kept and added to.
+///   - level: The level of a line for a response; `debug` by default.
+///   - failureLevel: The level of a line for a failure; by default the level above `level`.
+public func logging(to logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level? = nil) -> HTTPExchangeLayer {
+    let failureLevel = failureLevel ?? level.next
+    return { exchange in
+        { request in
+            guard logger.logLevel <= level || logger.logLevel <= failureLevel else { return try await exchange(request) }
+            var metadata: Logger.Metadata = [
+                "request_id": .string(requestID(of: request)),
+                "http.request.method": .string(request.httpMethod ?? "GET"),
+                "url.full": .string(request.url?.observedString ?? "no URL"),
+            ]
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                let (data, head) = try await exchange(request)
+                metadata["duration_ms"] = .string(milliseconds(clock.now - start))
+                metadata.addResponse(head, bodySize: data.count)
+                logger.log(level: level, "HTTP exchange", metadata: metadata)
+                return (data, head)
+            } catch {
+                metadata["duration_ms"] = .string(milliseconds(clock.now - start))
+                metadata["error.type"] = .string(errorType(of: error))
+                metadata["error.message"] = .string(readableMessage(for: error))
+                logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
+                throw error
+            }
+        }
+    }
+}
+
+/// The header field whose value, when a request has one, is its id in the log.
+public let requestIDField = "X-Request-ID"
+
+extension Logger.Metadata {
+    fileprivate mutating func addResponse(_ head: ResponseHead, bodySize: Int) {
+        self["http.response.status_code"] = .stringConvertible(head.statusCode)
+        self["http.response.body.size"] = .stringConvertible(bodySize)
+        if let wire = head.metrics.responseBodyBytes { self["http.response.body.wire_size"] = .stringConvertible(wire) }
+        if let reused = head.metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
+        self["network.protocol.version"] = .string(head.httpVersion.protocolVersion)
+        if !head.metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(head.metrics.redirects.count) }
+    }
+}
+
+extension Logger.Level {
+    /// The level above this one; `critical` for `critical`.
+    var next: Logger.Level {
+        switch self {
+        case .trace: .debug
+        case .debug: .info
+        case .info: .notice
+        case .notice: .warning
+        case .warning: .error
+        case .error, .critical: .critical
+        }
+    }
+}
+
+/// The ids of requests that carry none: counted per process, so that two clients' lines never
+/// share one.
+private let requestCounter = Atomic<Int>(0)
+
+private func requestID(of request: URLRequest) -> String {
+    if let given = request.value(forHTTPHeaderField: requestIDField), !given.isEmpty { return given }
+    return String(requestCounter.add(1, ordering: .relaxed).newValue)
+}
+
+private func milliseconds(_ duration: Duration) -> String {
+    String(format: "%.3f", Double(duration.nanoseconds) / 1_000_000)
+}

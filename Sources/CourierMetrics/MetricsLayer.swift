@@ -1,0 +1,108 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CoreMetrics
+import Foundation
+import Synchronization
+
+/// A layer that records every exchange in swift-metrics: how many, how long, and how many are
+/// under way.
+///
+/// | metric | type | dimensions |
+/// |---|---|---|
+/// | `<prefix>_requests_total` | `Counter`, one per exchange when it ends | `method`, `host`, `status_class` |
+/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included | `method`, `host`, `status_class` |
+/// | `<prefix>_requests_in_flight` | `Meter`, up when a call starts and down when it ends | `method`, `host` |
+///
+/// `status_class` is `1xx` to `5xx` (`other` for a status outside them), or `error` when the
+/// exchange threw. `host` is the URL's host alone: never its user, password, port, path or
+/// query. Each dimension is bounded by what the app talks to; an app that calls a host per user
+/// should put this layer over a client of a few hosts only.
+///
+/// Nothing is recorded unless the layer is composed in, and it never bootstraps
+/// `MetricsSystem`: it uses `factory`, by default the one the app bootstrapped when the layer
+/// was made. Handlers are made once per set of dimensions and kept, so an exchange costs a
+/// dictionary lookup, the clock and the handlers' own work.
+///
+/// ```swift
+/// let measured = layered(transport.exchange, [recordingMetrics()])
+/// ```
+///
+/// - Parameters:
+///   - prefix: The start of every metric's label; `courier` by default.
+///   - factory: The backend; `MetricsSystem.factory` by default.
+public func recordingMetrics(prefix: String = "courier", factory: (any MetricsFactory)? = nil) -> HTTPExchangeLayer {
+    let instruments = ExchangeInstruments(prefix: prefix, factory: factory ?? MetricsSystem.factory)
+    return { exchange in
+        { request in
+            let method = request.httpMethod ?? "GET"
+            let host = request.url?.host ?? "none"
+            let inFlight = instruments.inFlight(method: method, host: host)
+            inFlight.increment()
+            defer { inFlight.decrement() }
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                let answer = try await exchange(request)
+                instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
+                return answer
+            } catch {
+                instruments.ended(method: method, host: host, statusClass: "error", after: clock.now - start)
+                throw error
+            }
+        }
+    }
+}
+
+/// The handlers of one layer, made once per set of dimensions: swift-metrics advises against
+/// making a metric per event, and some backends do real work (a lock, a registry lookup) in
+/// `make…`.
+private final class ExchangeInstruments: Sendable {
+    private struct Key: Hashable {
+        var method: String
+        var host: String
+        var statusClass: String?
+    }
+
+    private struct Ended {
+        var requests: Counter
+        var duration: CoreMetrics.Timer
+    }
+
+    private let prefix: String
+    private let factory: any MetricsFactory
+    private let ended = Mutex<[Key: Ended]>([:])
+    private let inFlight = Mutex<[Key: Meter]>([:])
+
+    init(prefix: String, factory: any MetricsFactory) {
+        self.prefix = prefix
+        self.factory = factory
+    }
+
+    func inFlight(method: String, host: String) -> Meter {
+        let key = Key(method: method, host: host)
+        return inFlight.withLock { meters in
+            if let meter = meters[key] { return meter }
+            let meter = Meter(label: "\(prefix)_requests_in_flight", dimensions: [("method", method), ("host", host)], factory: factory)
+            meters[key] = meter
+            return meter
+        }
+    }
+
+    func ended(method: String, host: String, statusClass: String, after duration: Duration) {
+        let key = Key(method: method, host: host, statusClass: statusClass)
+        let instruments = ended.withLock { instruments in
+            if let existing = instruments[key] { return existing }
+            let dimensions = [("method", method), ("host", host), ("status_class", statusClass)]
+            let made = Ended(
+                requests: Counter(label: "\(prefix)_requests_total", dimensions: dimensions, factory: factory),
+                duration: CoreMetrics.Timer(label: "\(prefix)_request_duration", dimensions: dimensions, factory: factory)
+            )
+            instruments[key] = made
+            return made
+        }
+        instruments.requests.increment()
+        instruments.duration.recordNanoseconds(duration.nanoseconds)
+    }
+}
