@@ -23,7 +23,9 @@ struct CurlMetricsTests {
 
     @Test func aNewConnectionIsTimedAndTheSecondRequestReusesIt() async throws {
         try await withCurlTransport { server, transport in
+            let started = ContinuousClock.now
             let first = try await transport.response(for: request(server.url("/get")))
+            let elapsed = ContinuousClock.now - started
             let metrics = first.metrics
             #expect(metrics.connectionReused == false)
             let nameLookup = try #require(metrics.nameLookup)
@@ -33,8 +35,9 @@ struct CurlMetricsTests {
             let total = try #require(metrics.total)
             #expect(connect > .zero)
             #expect(total >= firstByte && firstByte >= requestSent && requestSent >= connect && connect >= nameLookup)
-            // A whole exchange on loopback: well under a second, so a unit error shows.
-            #expect(total < .seconds(5))
+            // libcurl's whole cannot be longer than the call around it, so a unit error shows,
+            // however slowly a loaded machine ran the exchange.
+            #expect(total <= elapsed, "libcurl measured \(total), the call took \(elapsed)")
             #expect(metrics.secureConnect == nil, "plain HTTP has no TLS handshake")
             if Curl.features.versionNumber < 0x08_06_00 {
                 #expect(metrics.queued == nil, "libcurl \(Curl.version) does not measure it")
@@ -64,7 +67,7 @@ struct CurlMetricsTests {
             let firstByte = try #require(metrics.firstByte)
             let total = try #require(metrics.total)
             #expect(firstByte >= .milliseconds(300))
-            #expect(requestSent < .milliseconds(300), "the request went out before the server waited")
+            #expect(firstByte - requestSent >= .milliseconds(290), "the request went out before the server waited")
             #expect(total >= firstByte)
             expectOrdered(metrics)
         }

@@ -13,17 +13,17 @@ import Testing
 /// Each runs in a process of its own (``ChildProcess``): every URLSession of a process shares
 /// one FoundationNetworking work queue, and a bomb keeps it busy until libcurl has decoded the
 /// whole of it, whatever was cancelled, so in a shared process it would stall every other
-/// URLSession test for that long.
-@Suite struct TransportBombTimingTests {
+/// URLSession test for that long. One child at a time: each starts this whole test binary and
+/// decodes for a while, and several at once starved the tests beside them of both cores.
+@Suite(.serialized) struct TransportBombTimingTests {
     @Test(arguments: TransportKind.configured, ["gzip", "zstd"])
     func aBombPastTheLimitFailsWithinASecond(_ transport: TransportKind, encoding: String) async throws {
         let outcome = try await ChildProcess.run("bombPastTheLimit", transport: transport, environment: [Self.encodingVariable: encoding])
         #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
     }
 
-    @Test(arguments: ["gzip", "zstd"])
+    @Test(.enabled(if: TransportKind.configured.contains(.urlSession)), arguments: ["gzip", "zstd"])
     func aBombRefusedAtItsHeadFailsWithinASecondOnURLSession(encoding: String) async throws {
-        try #require(TransportKind.configured.contains(.urlSession))
         let outcome = try await ChildProcess.run("bombRefusedAtItsHead", transport: .urlSession, environment: [Self.encodingVariable: encoding])
         #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
     }
@@ -101,7 +101,13 @@ extension ChildProcessEntryPoints {
         policies.maximumResponseBytes = .max
         policies.totalDeadline = 0.5
         let request = URLRequest(url: server.url("/bomb/gzip/\(TransportBombTimingTests.bombMebibytes)"))
-        let (error, elapsed, received) = try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
+        // A reader that falls behind pauses a curl transfer, and what one read of a bomb decodes
+        // to while paused passes libcurl's 64 MiB for it, which ends the body before the
+        // deadline (the bomb's own protection): a buffer the reader never fills keeps it going.
+        var curl = CurlTransport.Configuration()
+        curl.policies = policies
+        curl.streamBufferSize = 256 << 20
+        let (error, elapsed, received) = try await transport.withIsolatedStreamingTransport(policies: policies, curl: curl) { streaming in
             let started = ContinuousClock.now
             var received = 0
             do {

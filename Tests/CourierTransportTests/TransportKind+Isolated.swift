@@ -41,6 +41,7 @@ extension TransportKind {
     func withIsolatedStreamingTransport<T>(
         policies: Policies = .init(),
         maximumConnectionsPerHost: Int = 6,
+        curl: CurlTransport.Configuration = .init(),
         _ body: (@escaping StreamingNetworking) async throws -> T
     ) async throws -> T {
         switch self {
@@ -52,7 +53,7 @@ extension TransportKind {
             await transport.shutdown()
             return try result.get()
         case .curl:
-            var configuration = CurlTransport.Configuration()
+            var configuration = curl
             configuration.policies = policies
             configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
             let transport = try CurlTransport(configuration: configuration)
