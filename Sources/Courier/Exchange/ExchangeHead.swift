@@ -33,12 +33,12 @@ extension ResponseHead: ExchangeHead {
 
     var fieldProblem: String? {
         if fieldsWereChecked { return nil }
-        var lengths: Set<Substring> = []
+        var lengths: Set<String> = []
         for field in headerFields {
             if let problem = ResponseFieldCheck.problem(name: field.name, value: field.value) { return problem }
             if HeaderName.equal(field.name, "Content-Length") {
                 for length in field.value.split(separator: ",") {
-                    lengths.insert(length.drop { $0 == " " || $0 == "\t" })
+                    lengths.insert(length.trimmingCharacters(in: .whitespaces))
                 }
             }
         }

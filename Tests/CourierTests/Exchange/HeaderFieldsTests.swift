@@ -58,6 +58,21 @@ import Testing
         #expect(response.url == URL(string: "http://127.0.0.1/x"))
     }
 
+    /// Two `Content-Length` fields stay two in a head block; the validation layer must still
+    /// see that they disagree, and that a repeat of one length does not.
+    @Test func repeatedContentLengthFieldsAreCheckedAcrossFields() {
+        let conflicting = ResponseHead(
+            statusCode: 200, headerFields: HeaderFields(headBlock: Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6 \r\n\r\n".utf8)),
+            url: nil
+        )
+        #expect(conflicting.fieldProblem?.contains("Content-Length is given more than once with different values") == true)
+        let repeated = ResponseHead(
+            statusCode: 200, headerFields: HeaderFields(headBlock: Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 5 \r\n\r\n".utf8)),
+            url: nil
+        )
+        #expect(repeated.fieldProblem == nil)
+    }
+
     @Test(arguments: [("HTTP/1.1", HTTPVersion.http1_1), ("HTTP/1.0", .http1_0), ("HTTP/2", .http2), ("HTTP/2.0", .http2), ("HTTP/3", .http3)])
     func versionsReadFromAStatusLine(text: String, version: HTTPVersion) {
         #expect(HTTPVersion(statusLineVersion: text) == version)
