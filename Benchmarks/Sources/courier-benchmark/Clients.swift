@@ -70,6 +70,20 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         var client = courierClient("curl, own executor", transport.networking, request) { await transport.shutdown() }
         client.executor = transport.executor
         return client
+    case "curl-exchange":
+        // The layered exchange alone, no APIClient: what the client adds is the difference.
+        let transport = try curlTransport()
+        let exchange = transport.exchange
+        let sent = request
+        return BenchmarkClient(
+            name: "curl, exchange",
+            fetch: {
+                let (data, head) = try await exchange(sent)
+                guard head.statusCode == 200 else { throw BenchmarkError.status(head.statusCode) }
+                return data.count
+            },
+            shutdown: { await transport.shutdown() }
+        )
     case "curl-apiclient":
         // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
         let transport = try curlTransport()

@@ -32,18 +32,7 @@ extension ResponseHead: ExchangeHead {
     var setCookieValues: [String] { headerFields.values(for: "Set-Cookie") }
 
     var fieldProblem: String? {
-        if fieldsWereChecked { return nil }
-        var lengths: Set<String> = []
-        for field in headerFields {
-            if let problem = ResponseFieldCheck.problem(name: field.name, value: field.value) { return problem }
-            if HeaderName.equal(field.name, "Content-Length") {
-                for length in field.value.split(separator: ",") {
-                    lengths.insert(length.trimmingCharacters(in: .whitespaces))
-                }
-            }
-        }
-        guard lengths.count > 1 else { return nil }
-        return "Content-Length is given more than once with different values (\(headerFields["Content-Length"] ?? ""))"
+        fieldsWereChecked ? nil : headerFields.problem
     }
 
     var hopMetrics: ExchangeMetrics? { metrics }

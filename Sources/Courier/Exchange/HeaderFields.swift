@@ -95,6 +95,53 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
         return joined
     }
 
+    /// Why these fields are not valid HTTP (a CR, LF or NUL in a value, `Content-Length`s that
+    /// disagree, RFC 9110 §5.5 and RFC 9112 §6.3), or nil. A head block is checked byte by byte,
+    /// building no String unless there is a problem to describe.
+    var problem: String? {
+        guard case .block(let bytes) = storage else { return problemInFields() }
+        var lines = HeadBlockLines(bytes)
+        _ = lines.next()
+        var name: ArraySlice<UInt8> = []
+        var firstLength: ArraySlice<UInt8>?
+        while let line = lines.next() {
+            let value: ArraySlice<UInt8>
+            if let first = line.first, first == HeadBlockLines.space || first == HeadBlockLines.tab {
+                value = line
+            } else {
+                guard let colon = line.firstIndex(of: HeadBlockLines.colon) else { continue }
+                name = line[..<colon]
+                value = line[(colon + 1)...]
+            }
+            // Lines end at LF, so only a CR or a NUL can be left inside a value.
+            if value.contains(0x0D) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a bare CR" }
+            if value.contains(0x00) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a NUL byte" }
+            guard HeadBlockLines.isContentLength(name) else { continue }
+            for length in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                let trimmed = HeadBlockLines.trimmedBytes(length)
+                if let firstLength, !firstLength.elementsEqual(trimmed) {
+                    return "Content-Length is given more than once with different values (\(self["Content-Length"] ?? ""))"
+                }
+                firstLength = firstLength ?? trimmed
+            }
+        }
+        return nil
+    }
+
+    private func problemInFields() -> String? {
+        var lengths: Set<String> = []
+        for field in self {
+            if let problem = ResponseFieldCheck.problem(name: field.name, value: field.value) { return problem }
+            if HeaderName.equal(field.name, "Content-Length") {
+                for length in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                    lengths.insert(length.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        guard lengths.count > 1 else { return nil }
+        return "Content-Length is given more than once with different values (\(self["Content-Length"] ?? ""))"
+    }
+
     public var description: String {
         map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
@@ -193,6 +240,21 @@ package struct HeadBlockLines: IteratorProtocol {
             if end > lineStart { return bytes[lineStart..<end] }
         }
         return nil
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    static func trimmedBytes(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard let first = bytes.firstIndex(where: { $0 != space && $0 != tab }),
+              let last = bytes.lastIndex(where: { $0 != space && $0 != tab }) else { return [] }
+        return bytes[first...last]
+    }
+
+    /// Whether a field name is `Content-Length`, compared without regard to case.
+    static func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
+        let expected = "content-length".utf8
+        guard name.count == expected.count else { return false }
+        // ASCII letters differ from their capitals in bit 5 only; '-' is compared as it is.
+        return zip(name, expected).allSatisfy { byte, lower in byte | (lower == UInt8(ascii: "-") ? 0 : 0x20) == lower }
     }
 
     /// `bytes` without leading and trailing spaces and tabs, as a String.
