@@ -213,15 +213,26 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
+        // What the three observability test modules share: an engine over a test server, and
+        // the secrets that must never come out.
+        .target(
+            name: "CourierObservabilityTestSupport",
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
+            path: "Tests/CourierObservabilityTestSupport"
+        ),
         .testTarget(
             name: "CourierLoggingTests",
-            dependencies: ["Courier", "CourierCurl", "CourierLogging", "CourierTestServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Courier", "CourierCurl", "CourierLogging", "CourierTestServer", "CourierObservabilityTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "CourierMetricsTests",
             dependencies: [
                 "Courier",
                 "CourierCurl",
+                "CourierObservabilityTestSupport",
                 "CourierMetrics",
                 "CourierTestServer",
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -233,6 +244,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierCurl",
+                "CourierObservabilityTestSupport",
                 "CourierTracing",
                 "CourierTestServer",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

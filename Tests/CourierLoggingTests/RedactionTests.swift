@@ -1,4 +1,5 @@
 import Courier
+import CourierObservabilityTestSupport
 import Foundation
 import Testing
 

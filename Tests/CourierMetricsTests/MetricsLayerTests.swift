@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierObservabilityTestSupport
 import CourierMetrics
 import CourierTestServer
 import Foundation

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierObservabilityTestSupport
 import CourierTestServer
 import CourierTracing
 import Foundation

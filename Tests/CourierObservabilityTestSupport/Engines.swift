@@ -7,17 +7,18 @@ import CourierTestServer
 import Foundation
 import Testing
 
-/// The engines whose `exchange` a layer is tested over: each is a real transport talking to a
+/// The engines whose `exchange` the observability layers are tested over, shared by their three
+/// test modules: each is a real transport talking to a
 /// `TestServer` on 127.0.0.1.
-enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     case curl
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 
     /// Runs `body` with a fresh server and this engine's exchange, and stops both afterwards.
     @discardableResult
-    func withExchange<T: Sendable>(_ body: (TestServer, @escaping HTTPExchange) async throws -> T) async throws -> T {
+    package func withExchange<T: Sendable>(_ body: (TestServer, @escaping HTTPExchange) async throws -> T) async throws -> T {
         let server = try await TestServer.start()
         let shutdown: @Sendable () async -> Void
         let exchange: HTTPExchange
@@ -45,22 +46,22 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// What a test puts in a URL so as to prove it never comes out: a password and query secrets.
-enum Secrets {
-    static let password = "pw-7f3a9c"
-    static let token = "tok-51be02"
-    static let apiKey = "key-c0ffee"
-    static let signature = "sig-9d8e7f"
-    static let all = [password, token, apiKey, signature]
+package enum Secrets {
+    package static let password = "pw-7f3a9c"
+    package static let token = "tok-51be02"
+    package static let apiKey = "key-c0ffee"
+    package static let signature = "sig-9d8e7f"
+    package static let all = [password, token, apiKey, signature]
 
     /// `path` on `server` as `alice` with ``password``, with the secrets and a harmless `page=2`
     /// in the query.
-    static func url(_ path: String, on server: TestServer) throws -> URL {
+    package static func url(_ path: String, on server: TestServer) throws -> URL {
         let text = "http://alice:\(password)@127.0.0.1:\(server.port)\(path)?page=2&access_token=\(token)&api_key=\(apiKey)&X-Amz-Signature=\(signature)"
         return try #require(URL(string: text))
     }
 
     /// The same path and query on a port that refuses connections.
-    static func url(_ path: String, port: Int) throws -> URL {
+    package static func url(_ path: String, port: Int) throws -> URL {
         let text = "http://alice:\(password)@127.0.0.1:\(port)\(path)?page=2&access_token=\(token)&api_key=\(apiKey)&X-Amz-Signature=\(signature)"
         return try #require(URL(string: text))
     }
