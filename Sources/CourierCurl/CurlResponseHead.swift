@@ -1,3 +1,5 @@
+import Courier
+
 /// The status line and header fields of one response, parsed from the raw bytes libcurl handed
 /// to the header callback.
 ///
@@ -20,7 +22,7 @@ package struct CurlResponseHead: Equatable, Sendable {
     /// Parses the last response in `bytes` (interim 1xx responses are skipped by the callback,
     /// which restarts the block at each status line). Returns nil when no status line is there.
     package init?(bytes: [UInt8]) {
-        var lines = Lines(bytes)
+        var lines = HeadBlockLines(bytes)
         guard let statusLine = lines.next(), let status = Self.parseStatusLine(statusLine) else {
             return nil
         }
@@ -68,7 +70,7 @@ extension CurlResponseHead {
     /// The version and status code of the block's status line, without parsing its fields:
     /// what the transport needs on every hop.
     package static func statusLine(in bytes: [UInt8]) -> (version: String, code: Int)? {
-        var lines = Lines(bytes)
+        var lines = HeadBlockLines(bytes)
         return lines.next().flatMap(parseStatusLine)
     }
 
@@ -76,7 +78,7 @@ extension CurlResponseHead {
     /// joined and folded exactly as ``fields`` groups them: what
     /// ``CurlResponse/value(forHTTPHeaderField:)`` answers and a redirect's `Location` needs.
     package static func value(of name: String, in bytes: [UInt8]) -> String? {
-        var lines = Lines(bytes)
+        var lines = HeadBlockLines(bytes)
         guard lines.next() != nil else { return nil }
         var value: String?
         // A folded line continues the field of the last `Name: value` line.
@@ -132,37 +134,7 @@ private enum ASCII {
 
     /// `bytes` without leading or trailing SP and HTAB, decoded (invalid UTF-8 is repaired).
     static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        guard let first = bytes.firstIndex(where: { !isSpaceOrTab($0) }),
-              let last = bytes.lastIndex(where: { !isSpaceOrTab($0) }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
-    }
-}
-
-/// The non-empty lines of a header block without their LF or CRLF, found one at a time so that
-/// no array of lines is built. Empty lines (the one that ends the block) are skipped; a last
-/// line without LF is kept as it is, CR included.
-private struct Lines: IteratorProtocol {
-    private let bytes: [UInt8]
-    private var start: Int
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        start = bytes.startIndex
-    }
-
-    mutating func next() -> ArraySlice<UInt8>? {
-        while start < bytes.endIndex {
-            let lineStart = start
-            guard let lineFeed = bytes[lineStart...].firstIndex(of: ASCII.lineFeed) else {
-                start = bytes.endIndex
-                return bytes[lineStart...]
-            }
-            start = lineFeed + 1
-            var end = lineFeed
-            if end > lineStart, bytes[end - 1] == ASCII.carriageReturn { end -= 1 }
-            if end > lineStart { return bytes[lineStart..<end] }
-        }
-        return nil
+        HeadBlockLines.trimmed(bytes)
     }
 }
 

@@ -116,7 +116,7 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
             // Lines end at LF, so only a CR or a NUL can be left inside a value.
             if value.contains(0x0D) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a bare CR" }
             if value.contains(0x00) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a NUL byte" }
-            guard HeadBlockLines.isContentLength(name) else { continue }
+            guard ResponseFieldCheck.isContentLength(name) else { continue }
             for length in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
                 let trimmed = HeadBlockLines.trimmedBytes(length)
                 if let firstLength, !firstLength.elementsEqual(trimmed) {
@@ -249,18 +249,8 @@ package struct HeadBlockLines: IteratorProtocol {
         return bytes[first...last]
     }
 
-    /// Whether a field name is `Content-Length`, compared without regard to case.
-    static func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
-        let expected = "content-length".utf8
-        guard name.count == expected.count else { return false }
-        // ASCII letters differ from their capitals in bit 5 only; '-' is compared as it is.
-        return zip(name, expected).allSatisfy { byte, lower in byte | (lower == UInt8(ascii: "-") ? 0 : 0x20) == lower }
-    }
-
-    /// `bytes` without leading and trailing spaces and tabs, as a String.
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-        guard let first = bytes.firstIndex(where: { $0 != space && $0 != tab }),
-              let last = bytes.lastIndex(where: { $0 != space && $0 != tab }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+    /// `bytes` without leading and trailing spaces and tabs, decoded (invalid UTF-8 repaired).
+    package static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: trimmedBytes(bytes), as: UTF8.self)
     }
 }

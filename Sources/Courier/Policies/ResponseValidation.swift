@@ -77,10 +77,16 @@ package enum ResponseFieldCheck {
 
     /// Whether `name` is `Content-Length` in any letter case, without Foundation's
     /// case-insensitive comparison, which costs more than the rest of the check.
-    private static func isContentLength(_ name: String) -> Bool {
+    /// Whether a field name, as text or as the bytes of a head block, is `Content-Length`,
+    /// compared without regard to case.
+    static func isContentLength(_ name: String) -> Bool {
+        isContentLength(name.utf8)
+    }
+
+    static func isContentLength(_ name: some Collection<UInt8>) -> Bool {
         let expected = "content-length".utf8
-        guard name.utf8.count == expected.count else { return false }
+        guard name.count == expected.count else { return false }
         // ASCII letters differ from their capitals in bit 5 only; '-' is compared as it is.
-        return zip(name.utf8, expected).allSatisfy { byte, lower in byte | (lower == UInt8(ascii: "-") ? 0 : 0x20) == lower }
+        return zip(name, expected).allSatisfy { byte, lower in byte | (lower == UInt8(ascii: "-") ? 0 : 0x20) == lower }
     }
 }
