@@ -7,8 +7,9 @@ import Foundation
 /// malformed bytes on the wire.
 ///
 /// The cases are a closed set, one per part of a request (URL, base URL, scheme, method,
-/// header, body, timeout), so an exhaustive `switch` stays valid: Courier adds none before 2.0,
-/// and a new rule about a part says why in that case's payload, as `reason` does for headers.
+/// header, body, timeout) and one for what the chosen engine cannot do, so an exhaustive
+/// `switch` stays valid: from 1.0 Courier adds none before the next major version, and a new
+/// rule about a part says why in that case's payload, as `reason` does for headers.
 public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text could not be parsed as a URL, or the URL built from it has no host.
     case invalidURL(String)
@@ -26,6 +27,11 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `URLRequest.timeoutInterval` is negative or not a number; the value as text (`"-1.0"`,
     /// `"nan"`), so that two such errors compare equal, as a NaN payload would not.
     case invalidTimeout(String)
+    /// The request or the transport's configuration asks for something this engine cannot do
+    /// (a proxy, a Unix socket, HTTP/2 prior knowledge, a client certificate…); it is refused
+    /// before anything is sent rather than silently ignored. `option` names what was asked for,
+    /// `transport` the engine that cannot honour it and `supportedBy` the one that can.
+    case unsupportedOption(String, transport: String, supportedBy: String)
 
     public var description: String {
         switch self {
@@ -43,6 +49,8 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "request body could not be encoded: \(description)"
         case .invalidTimeout(let interval):
             return "invalid timeoutInterval \(interval): it must be a number of seconds, 0 or more"
+        case .unsupportedOption(let option, let transport, let supportedBy):
+            return "\(transport) cannot \(redactingPassword(in: option)); nothing was sent (\(supportedBy) can)"
         }
     }
 }
