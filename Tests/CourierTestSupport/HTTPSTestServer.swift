@@ -22,6 +22,24 @@ package final class HTTPSTestServer: Sendable {
         package var description: String { rawValue }
     }
 
+    /// What the server demands of its clients beyond a TLS handshake.
+    package struct Demands: Sendable {
+        /// A client certificate issued by the test CA (the handshake fails without one).
+        package var clientCertificate = false
+        /// The newest TLS version the server speaks, `"1.2"` or `"1.3"`; nil for its default.
+        package var maximumTLSVersion: String? = nil
+
+        package init(clientCertificate: Bool = false, maximumTLSVersion: String? = nil) {
+            self.clientCertificate = clientCertificate
+            self.maximumTLSVersion = maximumTLSVersion
+        }
+
+        var arguments: [String] {
+            (clientCertificate ? ["--require-client-certificate"] : [])
+                + (maximumTLSVersion.map { ["--maximum-tls=\($0)"] } ?? [])
+        }
+    }
+
     package let port: Int
     private let process: Process
     private let stdin: Pipe
@@ -38,7 +56,9 @@ package final class HTTPSTestServer: Sendable {
     }
 
     /// Starts the server with `identity` from `files` and waits (10 s at most) for its port.
-    package static func start(_ identity: Identity, files: TLSTestFiles) async throws -> HTTPSTestServer {
+    package static func start(
+        _ identity: Identity, files: TLSTestFiles, demands: Demands = Demands()
+    ) async throws -> HTTPSTestServer {
         let python = try TLSTestFiles.tool("python3")
         let script = files.directory.appendingPathComponent("https_server.py")
         try Data(Self.script.utf8).write(to: script)
@@ -48,7 +68,7 @@ package final class HTTPSTestServer: Sendable {
 
         let process = Process()
         process.executableURL = python
-        process.arguments = ["-u", script.path, certificate, key]
+        process.arguments = ["-u", script.path, certificate, key, files.caBundlePath] + demands.arguments
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
@@ -107,7 +127,8 @@ package final class HTTPSTestServer: Sendable {
         }
     }
 
-    /// The server, run as `python3 -u https_server.py CERT KEY`; prints its port, then serves.
+    /// The server, run as `python3 -u https_server.py CERT KEY CA [--require-client-certificate]
+    /// [--maximum-tls=1.2]`; prints its port, then serves.
     static let script = #"""
     import http.server, json, os, ssl, sys, threading, urllib.parse
 
@@ -138,6 +159,12 @@ package final class HTTPSTestServer: Sendable {
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(sys.argv[1], sys.argv[2])
+    if "--require-client-certificate" in sys.argv[4:]:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(sys.argv[3])
+    for option in sys.argv[4:]:
+        if option.startswith("--maximum-tls="):
+            context.maximum_version = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}[option.split("=")[1]]
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
@@ -177,6 +204,30 @@ package struct TLSTestFiles: Sendable {
 
     package func paths(of identity: HTTPSTestServer.Identity) -> (certificate: String, key: String) {
         (directory.appendingPathComponent("\(identity).pem").path, directory.appendingPathComponent("\(identity).key").path)
+    }
+
+    /// A client certificate the test CA issued (`clientAuth`), and its key unencrypted.
+    package var clientCertificatePath: String { path("client.pem") }
+    package var clientKeyPath: String { path("client.key") }
+    /// The same key encrypted (AES-256) with ``clientKeyPassphrase``.
+    package var encryptedClientKeyPath: String { path("client-encrypted.key") }
+    package let clientKeyPassphrase = "courier-test-passphrase"
+    /// A self-signed client certificate and its key, which the test CA did not issue.
+    package var untrustedClientCertificatePath: String { path("untrusted-client.pem") }
+    package var untrustedClientKeyPath: String { path("untrusted-client.key") }
+    /// A directory holding only the test CA, named by its subject hash as `CURLOPT_CAPATH` reads.
+    package var caDirectoryPath: String { path("ca-directory") }
+
+    /// `sha256//<base64>` of the public key of `identity`'s certificate, as curl's
+    /// `--pinnedpubkey` takes it.
+    package func pinnedPublicKey(of identity: HTTPSTestServer.Identity) throws -> String {
+        let openssl = try Self.tool("openssl")
+        let name = "\(identity).pubkey"
+        try run(openssl, ["x509", "-in", paths(of: identity).certificate, "-pubkey", "-noout", "-out", path("\(name).pem")])
+        try run(openssl, ["pkey", "-pubin", "-in", path("\(name).pem"), "-outform", "DER", "-out", path("\(name).der")])
+        try run(openssl, ["dgst", "-sha256", "-binary", "-out", path("\(name).sha256"), path("\(name).der")])
+        let digest = try Data(contentsOf: directory.appendingPathComponent("\(name).sha256"))
+        return "sha256//" + digest.base64EncodedString()
     }
 
     package static func make() throws -> TLSTestFiles {
@@ -223,6 +274,28 @@ package struct TLSTestFiles: Sendable {
         try run(openssl, ["req", "-x509", "-new"] + key + [
             "-keyout", selfSignedKey, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", localNames,
         ])
+        try generateClientFiles(with: openssl, key: key)
+    }
+
+    private func generateClientFiles(with openssl: URL, key: [String]) throws {
+        try write("client.ext", "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n")
+        try run(openssl, ["req", "-new"] + key + ["-keyout", clientKeyPath, "-out", path("client.csr"), "-subj", "/CN=Courier Test Client"])
+        try run(openssl, [
+            "x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-set_serial", "4", "-days", "2", "-out", clientCertificatePath, "-extfile", path("client.ext"),
+        ])
+        try run(openssl, [
+            "pkey", "-in", clientKeyPath, "-aes256", "-passout", "pass:\(clientKeyPassphrase)", "-out", encryptedClientKeyPath,
+        ])
+        try run(openssl, ["req", "-x509", "-new"] + key + [
+            "-keyout", untrustedClientKeyPath, "-out", untrustedClientCertificatePath, "-days", "2",
+            "-subj", "/CN=Untrusted Client", "-addext", "extendedKeyUsage=clientAuth",
+        ])
+        // CURLOPT_CAPATH finds a CA by the hash of its subject: `<hash>.0`, what `openssl rehash` writes.
+        try FileManager.default.createDirectory(atPath: caDirectoryPath, withIntermediateDirectories: true)
+        try run(openssl, ["x509", "-in", caBundlePath, "-subject_hash", "-noout", "-out", path("ca.hash")])
+        let hash = try String(contentsOfFile: path("ca.hash"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.copyItem(atPath: caBundlePath, toPath: "\(caDirectoryPath)/\(hash).0")
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -271,11 +344,12 @@ package struct HTTPSTestServerError: Error, CustomStringConvertible {
 /// stops the server and removes the certificates afterwards whatever happens.
 package func withHTTPSServer<T>(
     _ identity: HTTPSTestServer.Identity,
+    demands: HTTPSTestServer.Demands = HTTPSTestServer.Demands(),
     _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
     let files = try TLSTestFiles.make()
     defer { files.remove() }
-    let server = try await HTTPSTestServer.start(identity, files: files)
+    let server = try await HTTPSTestServer.start(identity, files: files, demands: demands)
     defer { server.stop() }
     return try await body(server, files)
 }
