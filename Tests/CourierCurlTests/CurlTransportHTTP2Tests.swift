@@ -208,7 +208,7 @@ struct CurlTransportHTTP2Tests {
         try await withHTTP2 { proxy, transport in
             let echo = try await transport.echo(request(proxy.tlsURL("/anything"), method: "PUT", body: "over h2"))
             #expect(echo.method == "PUT")
-            #expect(echo.body == "over h2")
+            #expect(echo.bodyText == "over h2")
             let payload = DeterministicBytes.data(count: 300_000, seed: 3)
             let chunks = stride(from: 0, to: payload.count, by: 10_000).map { payload[$0..<min($0 + 10_000, payload.count)] }
             let upload = UploadBody.stream(AsyncStream { continuation in

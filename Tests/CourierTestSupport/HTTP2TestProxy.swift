@@ -6,19 +6,18 @@ import Foundation
 ///
 /// nginx is Debian's (`scripts/setup` installs `nginx-light`); when it is missing the test fails
 /// with a ``HTTPSTestServerError`` saying so. It runs as one process (`master_process off`) with
-/// a config and temporary files of its own, under a shell that ends it when its stdin closes,
-/// so a crashed test process leaves no server behind.
+/// a config and temporary files of its own, under a shell that ends it once the test process
+/// is gone, so a crashed test process leaves no server behind.
 ///
 /// Bodies pass through unbuffered both ways, so streaming and back-pressure reach the upstream.
-/// `/h2/trailers` answers `hello world` with the trailer `X-Checksum: 5eb63bbe`, which nginx
-/// adds itself: it does not pass an upstream's trailers on.
+/// Trailers do not: nginx 1.22 passes no upstream trailers on, and was seen sending none of its
+/// own (`add_trailer`) over HTTP/2 either.
 package final class HTTP2TestProxy: Sendable {
     /// The port of the TLS listener (h2 by ALPN, or HTTP/1.1).
     package let tlsPort: Int
     /// The port of the h2c listener (HTTP/2 with prior knowledge only).
     package let cleartextPort: Int
     private let process: Process
-    private let stdin: Pipe
     private let directory: URL
 
     /// `https://127.0.0.1:<tlsPort><pathAndQuery>`.
@@ -31,11 +30,10 @@ package final class HTTP2TestProxy: Sendable {
         URL(string: "http://127.0.0.1:\(cleartextPort)\(pathAndQuery)")!
     }
 
-    private init(tlsPort: Int, cleartextPort: Int, process: Process, stdin: Pipe, directory: URL) {
+    private init(tlsPort: Int, cleartextPort: Int, process: Process, directory: URL) {
         self.tlsPort = tlsPort
         self.cleartextPort = cleartextPort
         self.process = process
-        self.stdin = stdin
         self.directory = directory
     }
 
@@ -68,17 +66,24 @@ package final class HTTP2TestProxy: Sendable {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The shell ends nginx once its stdin closes: at stop(), or when the test process dies.
+        // The shell writes nginx's pid for stop() and ends nginx itself once the test process
+        // is gone. SIGKILL, since processes started from a test inherit a signal mask that
+        // blocks SIGTERM, and nginx keeps nothing that needs a clean exit here.
         process.arguments = [
-            "-c", "\"$0\" -p \"$1\" -e \"$1/error.log\" -c \"$1/nginx.conf\" & pid=$!; cat >/dev/null; kill $pid; wait $pid",
-            nginx.path, directory.path,
+            "-c",
+            """
+            "$0" -p "$1" -e "$1/error.log" -c "$1/nginx.conf" </dev/null & pid=$!
+            echo $pid > "$1/nginx.child"
+            while kill -0 "$2" 2>/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.2; done
+            kill -KILL $pid 2>/dev/null
+            """,
+            nginx.path, directory.path, String(getpid()),
         ]
-        let stdin = Pipe()
-        process.standardInput = stdin
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, stdin: stdin, directory: directory)
+        let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, directory: directory)
 
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -91,9 +96,12 @@ package final class HTTP2TestProxy: Sendable {
         throw HTTPSTestServerError("nginx did not listen on 127.0.0.1:\(ports.tls) and :\(ports.cleartext) within 10 s; error.log:\n\(log)")
     }
 
-    /// Ends nginx and waits for it.
+    /// Ends nginx and waits for its shell, which follows within 0.2 s.
     package func stop() {
-        try? stdin.fileHandleForWriting.close()
+        let written = try? String(contentsOf: directory.appendingPathComponent("nginx.child"), encoding: .utf8)
+        if let pid = written.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }), pid > 0 {
+            kill(pid, SIGKILL)
+        }
         process.waitUntilExit()
     }
 
@@ -131,11 +139,6 @@ package final class HTTP2TestProxy: Sendable {
                 listen 127.0.0.1:\(ports.cleartext) http2;
                 ssl_certificate \(certificate);
                 ssl_certificate_key \(key);
-                location = /h2/trailers {
-                    add_trailer X-Checksum 5eb63bbe always;
-                    default_type text/plain;
-                    return 200 "hello world";
-                }
                 location / {
                     proxy_pass http://courier_test_server;
                     proxy_http_version 1.1;
