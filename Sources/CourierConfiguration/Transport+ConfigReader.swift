@@ -67,6 +67,14 @@ extension Transport {
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
     /// | `courier.curl.proxy` | `COURIER_CURL_PROXY` | string, secret | no proxy | a proxy URL |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
+    /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
+    /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
+    /// | `courier.http.version` | `COURIER_HTTP_VERSION` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`; curl only but `automatic` |
+    /// | `courier.tls.clientCertificate` | `COURIER_TLS_CLIENT_CERTIFICATE` | string | none | a PEM certificate; curl only |
+    /// | `courier.tls.privateKey` | `COURIER_TLS_PRIVATE_KEY` | string | the certificate's file | a PEM private key; curl only |
+    /// | `courier.tls.privateKeyPassphrase` | `COURIER_TLS_PRIVATE_KEY_PASSPHRASE` | string, secret | none | the key's passphrase; curl only |
+    /// | `courier.tls.pinnedPublicKey` | `COURIER_TLS_PINNED_PUBLIC_KEY` | string | none | `sha256//<base64>`[`;`…]; curl only |
+    /// | `courier.tls.minimumVersion` | `COURIER_TLS_MINIMUM_VERSION` | string | `1.2` | `1.2`, `1.3`; curl only but `1.2` |
     /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
@@ -84,9 +92,14 @@ extension Transport {
     /// file and comma-separated in the environment; a bool in the environment may also be
     /// `yes`, `no`, `1` or `0`. Booleans and numbers in a JSON file are JSON's own, not strings.
     ///
+    /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession` chosen, any of
+    /// them set (but `automatic` and `1.2`, which it does anyway) fails with
+    /// `RequestError.unsupportedOption` naming the key, before any request is sent.
+    ///
     /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
-    ///   what it accepts), and what the transport's initializer throws.
+    ///   what it accepts), `RequestError.unsupportedOption` for a shared key the chosen
+    ///   transport cannot honour, and what the transport's initializer throws.
     public static func makeNetworking(config: ConfigReader) throws -> Networking {
         try makeTransport(config: config).networking
     }
@@ -99,6 +112,9 @@ extension Transport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
+        if transport == .urlSession, let refusal = curl.refusalOnURLSession(SettingReader(config)) {
+            throw refusal
+        }
         return try transport.makeTransport(urlSession: urlSession, curl: curl)
     }
 }
