@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
-        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer"]),
+        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer", "CourierTestSupport"]),
         .testTarget(
             name: "CourierCurlTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]

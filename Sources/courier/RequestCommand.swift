@@ -31,9 +31,10 @@ struct RequestCommand: AsyncParsableCommand {
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
 
-            -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
-            URLResponse, so it is always written as 1.1), then each header as the transport \
-            reports it, sorted by name (transports hand headers over as a dictionary: repeated \
+            -i prints `<version> <code> <reason>`, the version the curl transport spoke \
+            (`HTTP/2 200 OK`, `HTTP/1.1 200 OK`); URLSession does not report it, and with -o \
+            the body streams without it, so there it is written as HTTP/1.1. Then each header \
+            as the transport reports it, sorted by name (transports hand headers over as a dictionary: repeated \
             fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
             as on the wire.
 
@@ -104,6 +105,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
+    @OptionGroup(title: "HTTP version and TLS (curl's flags)")
+    var httpVersionAndTLS: HTTPVersionAndTLSOptions
+
     func validate() throws {
         _ = try RequestURL.parse(url)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
@@ -143,13 +147,15 @@ struct RequestCommand: AsyncParsableCommand {
             try await download(request, to: output, jar: jar, failure: failure)
             return
         }
-        let recorder = writeOut != nil ? ExchangeRecorder() : nil
+        // -i needs the version spoken, which only the recording stack sees.
+        let recorder = writeOut != nil || include ? ExchangeRecorder() : nil
         let networking: Networking
         do {
+            let curl = try curlConfiguration(policies: policies(cookies: jar?.store))
             if let recorder {
-                networking = try resolvedTransport().makeRecordingNetworking(policies: policies(cookies: jar?.store), recorder: recorder)
+                networking = try resolvedTransport().makeRecordingNetworking(policies: curl.policies, recorder: recorder, curl: curl)
             } else {
-                networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
+                networking = try resolvedTransport().makeNetworking(policies: curl.policies, curl: curl)
             }
         } catch {
             throw failure(error)
@@ -176,7 +182,7 @@ struct RequestCommand: AsyncParsableCommand {
             writeOutValues(recorder, elapsed: elapsed, response: response as? HTTPURLResponse, body: body, url: target)
             throw error
         }
-        var out = include ? ResponseHead(http).bytes : Data()
+        var out = include ? ResponseHead(http, httpVersion: recorder?.hops.httpVersion).bytes : Data()
         out.append(body)
         Terminal.writeOut(out)
         writeOutValues(recorder, elapsed: elapsed, response: http, body: body, url: target)
@@ -215,7 +221,8 @@ struct RequestCommand: AsyncParsableCommand {
         if let meter { layers.append(StreamingLayers.reportingProgress { meter.show($0) }) }
         let streaming: StreamingNetworking
         do {
-            streaming = layered(try resolvedTransport().makeStreaming(policies: policies(cookies: jar?.store)), layers)
+            let curl = try curlConfiguration(policies: policies(cookies: jar?.store))
+            streaming = layered(try resolvedTransport().makeStreaming(policies: curl.policies, curl: curl), layers)
         } catch {
             throw failure(error)
         }
@@ -310,6 +317,18 @@ struct RequestCommand: AsyncParsableCommand {
 
     private func resolvedTransport() throws -> Transport {
         try transport ?? Transport.fromEnvironment()
+    }
+
+    /// The curl engine's settings from the HTTP version and TLS flags; throws
+    /// `RequestError.unsupportedOption` for a flag the chosen transport cannot honour, and warns
+    /// on stderr that `-k` turns verification off.
+    private func curlConfiguration(policies: Policies) throws -> CurlTransport.Configuration {
+        let configuration = httpVersionAndTLS.curlConfiguration(policies: policies)
+        if try resolvedTransport() == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
+            throw refusal
+        }
+        if httpVersionAndTLS.insecure { Terminal.errorLine(HTTPVersionAndTLSOptions.insecureWarning) }
+        return configuration
     }
 
     private func policies(cookies: CookieStore?) -> Policies {

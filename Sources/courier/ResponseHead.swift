@@ -5,10 +5,14 @@ import Foundation
 
 /// The `-i` block: status line, header fields, blank line, in the wire's CRLF form.
 struct ResponseHead {
+    /// As the status line spells it: `HTTP/1.1`, `HTTP/2`.
+    var httpVersion: String
     var statusCode: Int
     var fields: [(name: String, value: String)]
 
-    init(_ response: HTTPURLResponse) {
+    /// `httpVersion` is the version the transport spoke, when it reports one; HTTP/1.1 otherwise.
+    init(_ response: HTTPURLResponse, httpVersion: String? = nil) {
+        self.httpVersion = httpVersion ?? "HTTP/1.1"
         statusCode = response.statusCode
         // `allHeaderFields` is a dictionary, so arrival order is gone; sorting makes the output
         // the same on every run and on both transports.
@@ -21,7 +25,7 @@ struct ResponseHead {
 
     var statusLine: String {
         let reason = Self.reasonPhrases[statusCode].map { " " + $0 } ?? ""
-        return "HTTP/1.1 \(statusCode)\(reason)"
+        return "\(httpVersion) \(statusCode)\(reason)"
     }
 
     var bytes: Data {

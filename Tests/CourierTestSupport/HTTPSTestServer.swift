@@ -130,7 +130,7 @@ package final class HTTPSTestServer: Sendable {
     /// The server, run as `python3 -u https_server.py CERT KEY CA [--require-client-certificate]
     /// [--maximum-tls=1.2]`; prints its port, then serves.
     static let script = #"""
-    import http.server, json, os, ssl, sys, threading, urllib.parse
+    import http.server, json, os, socket, ssl, sys, threading, urllib.parse
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -172,9 +172,21 @@ package final class HTTPSTestServer: Sendable {
         # The handshake runs on the connection's thread: a client that rejects the
         # certificate ends only its own connection.
         def finish_request(self, request, client_address):
+            connection = context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
             try:
-                connection = context.wrap_socket(request, server_side=True)
+                connection.do_handshake()
             except (ssl.SSLError, OSError):
+                # A lingering close, as servers do after an alert: closing with the client's
+                # request unread would reset the connection, and the client would see the
+                # reset instead of the alert that says what failed.
+                try:
+                    socket.socket.shutdown(connection, socket.SHUT_WR)
+                    connection.settimeout(2)
+                    while socket.socket.recv(connection, 65536):
+                        pass
+                except OSError:
+                    pass
+                connection.close()
                 return
             try:
                 self.RequestHandlerClass(connection, client_address, self)
