@@ -32,7 +32,7 @@ struct RequestCommand: AsyncParsableCommand {
             Requests send `User-Agent: courier/<version>` unless -H sets one.
 
             -i prints `<version> <code> <reason>`, the version the curl transport spoke \
-            (`HTTP/2 200 OK`, `HTTP/1.1 200 OK`); URLSession does not report it, and with -o \
+            (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it); URLSession does not report it, and with -o \
             the body streams without it, so there it is written as HTTP/1.1. Then each header \
             as the transport reports it, sorted by name (transports hand headers over as a dictionary: repeated \
             fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \

@@ -23,8 +23,10 @@ struct ResponseHead {
         .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
+    /// HTTP/2 has no reason phrase, so as curl writes it: `HTTP/2 200`.
     var statusLine: String {
-        let reason = Self.reasonPhrases[statusCode].map { " " + $0 } ?? ""
+        let hasReason = !(httpVersion.hasPrefix("HTTP/2") || httpVersion.hasPrefix("HTTP/3"))
+        let reason = hasReason ? Self.reasonPhrases[statusCode].map { " " + $0 } ?? "" : ""
         return "\(httpVersion) \(statusCode)\(reason)"
     }
 
