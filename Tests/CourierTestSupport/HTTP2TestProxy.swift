@@ -82,7 +82,7 @@ package final class HTTP2TestProxy: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, directory: directory)
 
         let deadline = ContinuousClock.now + .seconds(10)

@@ -74,7 +74,7 @@ package final class HTTPSTestServer: Sendable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
+        try ProcessLaunch.run(process)
 
         let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(10))
         guard let line, let port = Int(line), port > 0 else {
@@ -231,15 +231,10 @@ package struct TLSTestFiles: Sendable {
     package var caDirectoryPath: String { path("ca-directory") }
 
     /// `sha256//<base64>` of the public key of `identity`'s certificate, as curl's
-    /// `--pinnedpubkey` takes it.
+    /// `--pinnedpubkey` takes it (made with the other files, for caSigned and otherName).
     package func pinnedPublicKey(of identity: HTTPSTestServer.Identity) throws -> String {
-        let openssl = try Self.tool("openssl")
-        let name = "\(identity).pubkey"
-        try run(openssl, ["x509", "-in", paths(of: identity).certificate, "-pubkey", "-noout", "-out", path("\(name).pem")])
-        try run(openssl, ["pkey", "-pubin", "-in", path("\(name).pem"), "-outform", "DER", "-out", path("\(name).der")])
-        try run(openssl, ["dgst", "-sha256", "-binary", "-out", path("\(name).sha256"), path("\(name).der")])
-        let digest = try Data(contentsOf: directory.appendingPathComponent("\(name).sha256"))
-        return "sha256//" + digest.base64EncodedString()
+        let digest = try String(contentsOfFile: path("\(identity).pin"), encoding: .utf8)
+        return "sha256//" + digest.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     package static func make() throws -> TLSTestFiles {
@@ -260,13 +255,21 @@ package struct TLSTestFiles: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Every file is made by one shell script, one process for the lot: a test process that
+    /// starts many processes at once has been seen to crash inside Foundation's `Process.run()`.
     private func generate(with openssl: URL) throws {
+        var script = OpenSSLScript(openssl: openssl.path)
+        try generate(into: &script)
+        try runScript(script.text)
+    }
+
+    private func generate(into script: inout OpenSSLScript) throws {
         // A config of our own, so the machine's openssl.cnf adds nothing.
         try write("req.cnf", "[req]\ndistinguished_name = dn\n[dn]\n")
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-config", path("req.cnf")]
         let localNames = "subjectAltName=IP:127.0.0.1,DNS:localhost"
 
-        try run(openssl, ["req", "-x509", "-new"] + key + [
+        script.run(["req", "-x509", "-new"] + key + [
             "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Courier Test CA",
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
@@ -276,38 +279,39 @@ package struct TLSTestFiles: Sendable {
         ] {
             let (certificate, leafKey) = paths(of: identity)
             try write("\(identity).ext", "\(names)\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
-            try run(openssl, ["req", "-new"] + key + ["-keyout", leafKey, "-out", path("\(identity).csr"), "-subj", "/CN=\(commonName)"])
-            try run(openssl, [
+            script.run(["req", "-new"] + key + ["-keyout", leafKey, "-out", path("\(identity).csr"), "-subj", "/CN=\(commonName)"])
+            script.run([
                 "x509", "-req", "-in", path("\(identity).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                 "-set_serial", identity == .caSigned ? "2" : "3", "-days", "2", "-out", certificate, "-extfile", path("\(identity).ext"),
             ])
         }
         let (certificate, selfSignedKey) = paths(of: .selfSigned)
-        try run(openssl, ["req", "-x509", "-new"] + key + [
+        script.run(["req", "-x509", "-new"] + key + [
             "-keyout", selfSignedKey, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", localNames,
         ])
-        try generateClientFiles(with: openssl, key: key)
+        try generateClientFiles(into: &script, key: key)
+        for identity in [HTTPSTestServer.Identity.caSigned, .otherName] {
+            script.pin(certificate: paths(of: identity).certificate, to: path("\(identity).pin"))
+        }
     }
 
-    private func generateClientFiles(with openssl: URL, key: [String]) throws {
+    private func generateClientFiles(into script: inout OpenSSLScript, key: [String]) throws {
         try write("client.ext", "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n")
-        try run(openssl, ["req", "-new"] + key + ["-keyout", clientKeyPath, "-out", path("client.csr"), "-subj", "/CN=Courier Test Client"])
-        try run(openssl, [
+        script.run(["req", "-new"] + key + ["-keyout", clientKeyPath, "-out", path("client.csr"), "-subj", "/CN=Courier Test Client"])
+        script.run([
             "x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
             "-set_serial", "4", "-days", "2", "-out", clientCertificatePath, "-extfile", path("client.ext"),
         ])
-        try run(openssl, [
+        script.run([
             "pkey", "-in", clientKeyPath, "-aes256", "-passout", "pass:\(clientKeyPassphrase)", "-out", encryptedClientKeyPath,
         ])
-        try run(openssl, ["req", "-x509", "-new"] + key + [
+        script.run(["req", "-x509", "-new"] + key + [
             "-keyout", untrustedClientKeyPath, "-out", untrustedClientCertificatePath, "-days", "2",
             "-subj", "/CN=Untrusted Client", "-addext", "extendedKeyUsage=clientAuth",
         ])
         // CURLOPT_CAPATH finds a CA by the hash of its subject: `<hash>.0`, what `openssl rehash` writes.
         try FileManager.default.createDirectory(atPath: caDirectoryPath, withIntermediateDirectories: true)
-        try run(openssl, ["x509", "-in", caBundlePath, "-subject_hash", "-noout", "-out", path("ca.hash")])
-        let hash = try String(contentsOfFile: path("ca.hash"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        try FileManager.default.copyItem(atPath: caBundlePath, toPath: "\(caDirectoryPath)/\(hash).0")
+        script.hashLink(certificate: caBundlePath, into: caDirectoryPath)
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -316,21 +320,21 @@ package struct TLSTestFiles: Sendable {
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))
     }
 
-    private func run(_ tool: URL, _ arguments: [String]) throws {
+    private func runScript(_ text: String) throws {
         let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-e", "-c", text]
         let output = directory.appendingPathComponent("openssl.out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            throw HTTPSTestServerError("\(tool.path) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus):\n\(text)")
+            let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw HTTPSTestServerError("making the test certificates failed (exit \(process.terminationStatus)):\n\(text)\n\(log)")
         }
     }
 
@@ -344,6 +348,36 @@ package struct TLSTestFiles: Sendable {
         throw HTTPSTestServerError(
             "\(name) was not found on PATH (\(path)); the TLS tests need python3 and the openssl CLI, which the CI image provides"
         )
+    }
+}
+
+/// The openssl commands that make a set of test files, as one `sh -e` script.
+private struct OpenSSLScript {
+    let openssl: String
+    private(set) var text = ""
+
+    init(openssl: String) {
+        self.openssl = openssl
+    }
+
+    mutating func run(_ arguments: [String]) {
+        text += ([openssl] + arguments).map(Self.quoted).joined(separator: " ") + "\n"
+    }
+
+    /// The base64 SHA-256 of the certificate's DER public key into `pin`: what curl pins.
+    mutating func pin(certificate: String, to pin: String) {
+        let tool = Self.quoted(openssl)
+        text += "\(tool) x509 -in \(Self.quoted(certificate)) -pubkey -noout | \(tool) pkey -pubin -outform DER"
+            + " | \(tool) dgst -sha256 -binary | base64 > \(Self.quoted(pin))\n"
+    }
+
+    /// A copy of `certificate` named by its subject hash in `directory`.
+    mutating func hashLink(certificate: String, into directory: String) {
+        text += "cp \(Self.quoted(certificate)) \(Self.quoted(directory))/\"$(\(Self.quoted(openssl)) x509 -in \(Self.quoted(certificate)) -subject_hash -noout)\".0\n"
+    }
+
+    private static func quoted(_ argument: String) -> String {
+        "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
