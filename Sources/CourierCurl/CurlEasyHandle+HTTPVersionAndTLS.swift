@@ -9,7 +9,11 @@ extension CurlEasyHandle {
     static func applyHTTPVersionAndTLSIdentity(
         _ configuration: CurlTransport.Configuration, to easy: Curl.EasyPointer
     ) throws(CurlError) {
-        try Curl.set(easy, .httpVersion, configuration.httpVersion.curlValue)
+        // A libcurl without nghttp2 refuses every HTTP/2 value, CURL_HTTP_VERSION_2TLS too; left
+        // unset there, `.automatic` is HTTP/1.1, which is all such a libcurl speaks.
+        if configuration.httpVersion != .automatic || Curl.features.http2 {
+            try Curl.set(easy, .httpVersion, configuration.httpVersion.curlValue)
+        }
         try Curl.set(easy, .sslVersion, configuration.minimumTLSVersion.curlValue)
         if let path = configuration.caDirectoryPath {
             try Curl.set(easy, .caPath, path)
