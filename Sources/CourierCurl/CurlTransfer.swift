@@ -14,8 +14,9 @@ struct CurlExchange: Sendable {
 enum CurlTransferOutcome: Sendable {
     /// The transfer completed and its body was collected.
     case exchange(CurlExchange)
-    /// The final response's head arrived; the body streams through the transfer's reader.
-    case head(headerBytes: [UInt8])
+    /// The final response's head arrived, with what libcurl had measured up to it; the body
+    /// streams through the transfer's reader.
+    case head(headerBytes: [UInt8], metrics: ExchangeMetrics)
 }
 
 /// The Swift side of one easy-handle transfer: its plan, its lifecycle (``CurlTransferState``,
@@ -73,6 +74,8 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var metrics: ExchangeMetrics?
     /// Decoded bytes of a streamed body handed to its reader, for ``metrics``.
     private var streamedBodyBytes = 0
+    /// What libcurl had measured when a streamed body's head was handed over.
+    private var headMetrics = ExchangeMetrics()
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
     /// Set when producing a streamed upload (`URLRequest.httpBodyStream` included) failed and
@@ -135,8 +138,8 @@ final class CurlTransfer: @unchecked Sendable {
         if let (continuation, resumption) = action.resume { resume(continuation, resumption) }
         if let (continuation, resumption) = action.violationResume { resume(continuation, resumption) }
         switch action.body {
-        case .finish?: bodyStorage?.finish(trailerFields: trailerFields)
-        case .fail(let error)?: bodyStorage?.fail(error)
+        case .finish?: bodyStorage?.finish(trailerFields: trailerFields, metrics: metrics)
+        case .fail(let error)?: bodyStorage?.fail(carrying(metrics, on: error), metrics: metrics)
         case nil: break
         }
     }
@@ -144,8 +147,9 @@ final class CurlTransfer: @unchecked Sendable {
     private func resume(_ continuation: UnsafeContinuation<CurlTransferOutcome, any Error>, _ resumption: State.Resumption) {
         switch resumption {
         case .exchange: continuation.resume(returning: .exchange(takeExchange()))
-        case .head: continuation.resume(returning: .head(headerBytes: headerBytes))
-        case .failure(let error): continuation.resume(throwing: error)
+        case .head: continuation.resume(returning: .head(headerBytes: headerBytes, metrics: headMetrics))
+        // Read at the transfer's end, before the awaiting task is resumed (see recordMetrics).
+        case .failure(let error): continuation.resume(throwing: carrying(metrics, on: error))
         }
     }
 
@@ -216,6 +220,7 @@ final class CurlTransfer: @unchecked Sendable {
         if bodyStorage != nil, Self.isEmptyLine(line), let status = CurlResponseHead.statusLine(in: headerBytes),
            !(100...199).contains(status.code) {
             headIsHandedOver = true
+            if let easy { headMetrics = ExchangeMetrics(headOf: Curl.transferInfo(easy)) }
             let action = withState { $0.headReceived() }
             resume(action)
             if action.violation != nil { return 0 }

@@ -230,7 +230,9 @@ struct RequestCommand: AsyncParsableCommand {
             write(values)
         }
         do {
-            (body, response) = try await streaming(request, nil)
+            let head: Courier.ResponseHead
+            (body, head) = try await streaming(request, nil)
+            response = head.urlResponse
         } catch {
             meter?.finish()
             try jar?.save(method: method, url: target)

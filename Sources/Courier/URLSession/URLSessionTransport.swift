@@ -125,14 +125,25 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// ``engine`` answering with Courier's own head and what a layer can measure around
-    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body.
+    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body. A
+    /// failure once the task ran carries the same measures, up to the failure
+    /// (``Foundation/URLError/exchangeMetrics``).
     static func exchangeEngine(
         session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> HTTPExchange {
         { request in
             let started = ContinuousClock.now
             let exchange = try session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), tasks: tasks)
-            let (data, response) = try await session.perform(exchange, delegate: delegate)
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await session.perform(exchange, delegate: delegate)
+            } catch let error as URLError {
+                var metrics = ExchangeMetrics()
+                metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
+                metrics.total = ContinuousClock.now - started
+                throw error.carrying(metrics)
+            }
             guard var head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
             head.metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
             head.metrics.total = ContinuousClock.now - started
