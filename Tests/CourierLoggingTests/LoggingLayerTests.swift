@@ -59,6 +59,24 @@ import Testing
         #expect(Set(ids).count == 3)
     }
 
+    /// A layer below the logging one holds the failure for 2 s: a duration timed by the layer
+    /// would count them, the engine's measure does not.
+    @Test(arguments: Engine.allCases)
+    func aFailureAfterTheExchangeStartedLogsWhatTheEngineMeasured(_ engine: Engine) async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        try await engine.withExchange { server, exchange in
+            await #expect(throws: URLError.self) {
+                try await layered(StalledExchange.failingLate(exchange), [logging(to: logger)])(StalledExchange.request(on: server))
+            }
+        }
+        let entry = try #require(store.entries.first)
+        #expect(entry["error.type"] == "URLError.timedOut")
+        let duration = try #require(entry["duration_ms"].flatMap(Double.init))
+        #expect(duration >= StalledExchange.timeout * 1000)
+        #expect(duration < 2000, "the duration counts the time the layer below held the failure")
+        if engine == .curl { #expect(entry["connection_reused"] == "false") }
+    }
+
     @Test(arguments: Engine.allCases)
     func aFailureIsLoggedAboveTheLevelWithCouriersMessage(_ engine: Engine) async throws {
         let (logger, store) = RecordingLogHandler.logger()

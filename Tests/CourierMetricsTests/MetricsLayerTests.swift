@@ -50,6 +50,19 @@ import Testing
         #expect(metrics.counters.count == 1)
     }
 
+    @Test(arguments: Engine.allCases)
+    func aFailureAfterTheExchangeStartedIsTimedAsTheEngineMeasuredIt(_ engine: Engine) async throws {
+        let metrics = TestMetrics()
+        try await engine.withExchange { server, exchange in
+            _ = try? await layered(StalledExchange.failingLate(exchange), [recordingMetrics(factory: metrics)])(StalledExchange.request(on: server))
+        }
+        let dimensions = [("method", "GET"), ("host", "127.0.0.1"), ("status_class", "error")]
+        let durations = try metrics.expectTimer("courier_request_duration", dimensions).values
+        try #require(durations.count == 1)
+        #expect(durations[0] >= Int64(StalledExchange.timeout * 1e9))
+        #expect(durations[0] < 2_000_000_000, "the duration counts the time the layer below held the failure")
+    }
+
     @Test func theInFlightMeterRisesDuringAnExchangeAndFallsAfter() async throws {
         let metrics = TestMetrics()
         try await Engine.curl.withExchange { server, exchange in

@@ -66,3 +66,29 @@ package enum Secrets {
         return try #require(URL(string: text))
     }
 }
+
+/// An exchange that fails after it started: the server sends the head and part of the body,
+/// then nothing, and the request's idle timeout of half a second ends it. Both engines carry
+/// what they measured on the `URLError(.timedOut)` (its first byte among it).
+package enum StalledExchange {
+    package static let timeout: TimeInterval = 0.5
+
+    package static func request(on server: TestServer) -> URLRequest {
+        var request = URLRequest(url: server.url("/stall/1000"))
+        request.timeoutInterval = timeout
+        return request
+    }
+
+    /// `exchange`, holding a failure for `delay` before passing it on, so that a layer above
+    /// that timed the call itself would see far more than what the engine measured.
+    package static func failingLate(_ exchange: @escaping HTTPExchange, by delay: Duration = .seconds(2)) -> HTTPExchange {
+        { request in
+            do {
+                return try await exchange(request)
+            } catch {
+                try? await Task.sleep(for: delay)
+                throw error
+            }
+        }
+    }
+}

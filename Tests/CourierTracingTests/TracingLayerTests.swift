@@ -99,6 +99,25 @@ import Tracing
         }
     }
 
+    /// The span of an exchange that failed after its head arrived has the phases the engine
+    /// measured until then and ends when the engine measured the failure, not when a layer below
+    /// the tracing one (which holds the failure for 2 s here) passed it on.
+    @Test(arguments: Engine.allCases)
+    func aFailedExchangesSpanHasThePhasesItReachedAndEndsWhenItFailed(_ engine: Engine) async throws {
+        let tracer = W3CRecordingTracer()
+        try await engine.withExchange { server, exchange in
+            _ = try? await layered(StalledExchange.failingLate(exchange), [tracing(tracer: tracer)])(StalledExchange.request(on: server))
+        }
+        let span = try #require(tracer.recorder.finishedSpans.first)
+        #expect(span.status?.code == .error)
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == "URLError.timedOut")
+        #expect(span.events.map(\.name).last == "firstByte")
+        if engine == .curl { #expect(span.events.map(\.name).contains("connect")) }
+        let lasted = span.endInstant.nanosecondsSinceEpoch - span.startInstant.nanosecondsSinceEpoch
+        #expect(lasted >= UInt64(StalledExchange.timeout * 1e9))
+        #expect(lasted < 2_000_000_000, "the span lasted until the layer below passed the failure on")
+    }
+
     @Test(arguments: Engine.allCases)
     func noPasswordOrQuerySecretReachesAnAttribute(_ engine: Engine) async throws {
         let tracer = W3CRecordingTracer()

@@ -106,6 +106,23 @@ import Testing
         #expect(result.stderrLines.count == 1, "\(result.stderrText)")
     }
 
+    /// A request that failed after the connection was made still has its phases, read from the
+    /// error the engine threw.
+    @Test func curlWritesThePhasesOfAFailedRequest() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run([
+            "request", "--transport", "curl", "-w", "%{http_code} %{time_connect} %{remote_ip} %{time_total}", server.url("/close").absoluteString,
+        ])
+        #expect(result.status == 1)
+        let values = result.stdoutText.split(separator: " ").map(String.init)
+        try #require(values.count == 4, "\(values)")
+        #expect(values[0] == "000")
+        #expect(seconds(values[1]) > 0)
+        #expect(values[2] == "127.0.0.1")
+        #expect(seconds(values[3]) >= seconds(values[1]))
+    }
+
     @Test(arguments: transports)
     func anUnknownVariableWarnsAndWritesNothing(transport: String) async throws {
         let server = try await TestServer.start()

@@ -161,6 +161,21 @@ private func urlErrorCodeName(_ code: URLError.Code) -> String {
     }
 }
 
+extension ExchangeMetrics {
+    /// What the engine measured of the exchange that failed with `error`, redirects included,
+    /// when the error carries it (``Foundation/URLError/exchangeMetrics``).
+    package init?(failure error: any Error) {
+        guard let metrics = (error as? URLError)?.exchangeMetrics else { return nil }
+        self = metrics
+    }
+
+    /// How long the whole call ran as the engine measured it: this hop's total after the totals
+    /// of the hops before it; nil when this hop's total is unknown.
+    package var totalWithRedirects: Duration? {
+        total.map { redirects.reduce($0) { sum, hop in sum + (hop.total ?? .zero) } }
+    }
+}
+
 extension Duration {
     /// The duration in whole nanoseconds, clamped to `Int64`, as metrics and tracing take it.
     package var nanoseconds: Int64 {

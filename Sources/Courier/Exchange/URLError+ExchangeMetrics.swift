@@ -10,10 +10,16 @@ extension URLError {
 
     /// What the engine measured of the exchange before it failed (a timeout after the
     /// connection was made, a reset, a limit passed), or nil when it failed before the engine
-    /// ran it or the error did not come from an engine.
+    /// ran it (a request Courier refused) or the error did not come from an engine.
+    ///
+    /// `CurlTransport` reads it from libcurl once the transfer ended, whichever way it ended.
+    /// `URLSessionTransport` measures around FoundationNetworking's task: the first byte when a
+    /// head arrived and how long the task ran, which for a request FoundationNetworking refused
+    /// itself is the moment it took to refuse it.
     ///
     /// The same fields as a response's ``ResponseHead/metrics``: the phases the exchange
-    /// reached, and ``ExchangeMetrics/total``, how long it ran until it failed.
+    /// reached, ``ExchangeMetrics/total``, how long it ran until it failed, and the hops before
+    /// it when redirects were followed (``ExchangeMetrics/redirects``).
     /// ``APIError/metrics`` reads it for a transport failure.
     public var exchangeMetrics: ExchangeMetrics? {
         userInfo[Self.exchangeMetricsKey] as? ExchangeMetrics
@@ -23,6 +29,15 @@ extension URLError {
     /// wire measured first.
     package func carrying(_ metrics: ExchangeMetrics?) -> URLError {
         guard let metrics, exchangeMetrics == nil else { return self }
+        var info = userInfo
+        info[Self.exchangeMetricsKey] = metrics
+        return URLError(code, userInfo: info)
+    }
+
+    /// This error, its metrics (if it carries any) after redirects from hops measured as `hops`.
+    func failing(after hops: [ExchangeMetrics]) -> URLError {
+        guard var metrics = exchangeMetrics else { return self }
+        metrics.redirects = hops
         var info = userInfo
         info[Self.exchangeMetricsKey] = metrics
         return URLError(code, userInfo: info)

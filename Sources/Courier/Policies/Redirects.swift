@@ -29,7 +29,13 @@ func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPol
             var redirects = 0
             var hops: [ExchangeMetrics] = []
             while true {
-                let (body, response) = try await send(current, currentUpload)
+                let (body, response): (Body, Head)
+                do {
+                    (body, response) = try await send(current, currentUpload)
+                } catch let error as URLError where !hops.isEmpty {
+                    // What the engine measured of the hop that failed, after the hops before it.
+                    throw error.failing(after: hops)
+                }
                 guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else {
                     return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
                 }
