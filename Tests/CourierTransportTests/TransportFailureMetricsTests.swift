@@ -28,12 +28,13 @@ import Testing
 
     @Test(arguments: TransportKind.configured)
     func aTimeoutAfterTheHeadCarriesThePhasesAndHowLongItRan(_ transport: TransportKind) async throws {
-        let error = try await failure(of: "/stall/1000", on: transport)
+        // Long enough that the head arrives in time on a loaded machine.
+        let error = try await failure(of: "/stall/1000", on: transport, timeout: 2)
         #expect(error.code == .timedOut)
         let metrics = try #require(error.exchangeMetrics, "the timeout carries what the engine measured")
         let firstByte = try #require(metrics.firstByte)
         let total = try #require(metrics.total)
-        #expect(total >= .milliseconds(500))
+        #expect(total >= .seconds(2))
         #expect(total >= firstByte)
         if transport == .curl {
             #expect(metrics.requestSent != nil)
@@ -69,7 +70,7 @@ import Testing
         let server = try sharedServer()
         let dispatcher = Dispatcher(exchange: try exchange(transport))
         var request = URLRequest(url: server.url("/stall/1000"))
-        request.timeoutInterval = 0.5
+        request.timeoutInterval = 2
         do {
             _ = try await dispatcher.response(to: request)
             Issue.record("expected a timeout")
@@ -77,7 +78,7 @@ import Testing
             #expect(error.urlError?.code == .timedOut)
             let metrics = try #require(error.metrics)
             #expect(metrics.firstByte != nil)
-            #expect(metrics.total.map { $0 >= .milliseconds(500) } == true)
+            #expect(metrics.total.map { $0 >= .seconds(2) } == true)
         }
     }
 
