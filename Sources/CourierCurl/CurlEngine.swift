@@ -23,6 +23,9 @@ struct CurlEngine: Sendable {
     let transferIDs = TransferIDs()
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
+        if let problem = RouteCheck.problem(with: configuration) {
+            throw CurlError(kind: .option, curlCode: 0, message: problem)
+        }
         self.configuration = configuration
         bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
         loop = try CurlEventLoop(configuration: configuration)
@@ -84,7 +87,12 @@ struct CurlEngine: Sendable {
         try Self.refuseBodyOnGET(request, upload: upload)
         let url = try Self.checkedURL(request)
         if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
-        return CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
+        var plan = CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
+        if let route = url.unixSocketRoute {
+            plan.wireURL = route.url
+            plan.unixSocketPath = route.socketPath
+        }
+        return plan
     }
 
     private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> CurlTransfer {
@@ -123,8 +131,14 @@ struct CurlEngine: Sendable {
     /// other than http/https → `.unsupportedURL`.
     private static func checkedURL(_ request: URLRequest) throws(URLError) -> URL {
         guard let url = request.url else { throw URLError(.badURL, "the request has no URL", url: nil) }
+        if url.namesUnixSocket {
+            guard url.unixSocketRoute != nil else {
+                throw URLError(.badURL, "the \(url.scheme ?? "http+unix") URL names no socket path as its host", url: url)
+            }
+            return url
+        }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
+            throw URLError(.unsupportedURL, "only http, https, http+unix and https+unix URLs are sent", url: url)
         }
         // Percent-encoded: only emptiness matters here, and decoding costs a microsecond a request.
         guard let host = url.host(percentEncoded: true), !host.isEmpty else {

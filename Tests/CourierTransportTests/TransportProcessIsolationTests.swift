@@ -28,7 +28,7 @@ import Testing
         // Control: the trap does catch a client that uses it as its proxy, so its silence
         // above means something. Port 9 is closed: only the proxy can answer.
         var proxied = CurlTransport.Configuration()
-        proxied.proxy = proxy
+        proxied.proxy = .url(proxy)
         let (_, response) = try await TransportKind.curl.withIsolatedTransport(curl: proxied) { networking in
             try await networking(URLRequest(url: URL(string: "http://127.0.0.1:9/get")!))
         }

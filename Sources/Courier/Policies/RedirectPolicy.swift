@@ -87,7 +87,11 @@ public struct RedirectPolicy: Sendable, Equatable {
               let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }
         // A Location such as file:, ftp: or javascript: is never followed; the 3xx is the answer.
-        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        // Nor is a Unix socket, unless the request is on that socket already: a server must not
+        // send a client to a local socket it never chose.
+        let staysOnSocket = target.namesUnixSocket && target.scheme?.lowercased() == currentURL.scheme?.lowercased()
+            && target.host(percentEncoded: true) == currentURL.host(percentEncoded: true)
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" || staysOnSocket,
               let host = target.host, !host.isEmpty
         else { return .deliver }
         // 0 (or less) turns following off: the 3xx is the answer.
