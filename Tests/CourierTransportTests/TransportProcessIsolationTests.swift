@@ -37,6 +37,20 @@ import Testing
         try await trap.shutdown()
     }
 
+    /// `.environment` is the one proxy setting that reads the variables; the test above shows
+    /// the default ignores them.
+    @Test(.enabled(if: TransportKind.configured.contains(.curl)))
+    func aCurlTransportAskingForTheEnvironmentsProxyUsesIt() async throws {
+        let trap = try await TestServer.start()
+        let outcome = try await ChildProcess.run(
+            "proxyFromEnvironment", transport: .curl,
+            environment: ["http_proxy": trap.baseURL.absoluteString, "no_proxy": "", "NO_PROXY": ""]
+        )
+        #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
+        #expect(trap.requestCount == 1)
+        try await trap.shutdown()
+    }
+
     @Test(arguments: TransportKind.configured)
     func cancellingFiveHundredRequestsReturnsToTheDescriptorBaseline(_ transport: TransportKind) async throws {
         let outcome = try await ChildProcess.run("cancelledRequestsReleaseDescriptors", transport: transport)
