@@ -42,7 +42,7 @@ extension CurlTransport {
         /// A Unix domain socket every request is sent over (`CURLOPT_UNIX_SOCKET_PATH`), e.g.
         /// `/var/run/docker.sock`; the URL's host still goes in the `Host` header. `nil` for TCP.
         /// One request can name its own socket with an `http+unix` URL (see
-        /// ``Courier/Foundation/URL/unixSocket(_:path:secure:)``), which wins over this.
+        /// `URL.unixSocket(_:path:secure:)`), which wins over this.
         public var unixSocketPath: String? = nil
 
         /// Host names and ports answered with fixed addresses instead of DNS (`CURLOPT_RESOLVE`).
