@@ -59,7 +59,7 @@ enum RouteKeys {
             configuration.proxy = .environment
         case let url?:
             let chosen = CurlTransport.Proxy.url(
-                url, credentials: user.map(CurlTransport.Credentials.init(userAndPassword:)), noProxy: exceptions ?? []
+                url, credentials: user.map(CurlTransport.ProxyCredentials.init(userAndPassword:)), noProxy: exceptions ?? []
             )
             if RouteCheck.problem(with: chosen) != nil {
                 throw reader.error(proxy, value: nil, accepted: "a proxy URL whose scheme is http, https, socks4, socks4a, socks5 or socks5h, or environment")

@@ -48,7 +48,7 @@ struct RouteOptions: ParsableArguments {
         var configuration = base
         let exceptions = noProxy.map { $0.split(separator: ",").map(String.init) } ?? []
         if let proxy, !proxy.isEmpty {
-            configuration.proxy = .url(proxy, credentials: proxyUser.map(CurlTransport.Credentials.init(userAndPassword:)), noProxy: exceptions)
+            configuration.proxy = .url(proxy, credentials: proxyUser.map(CurlTransport.ProxyCredentials.init(userAndPassword:)), noProxy: exceptions)
             if let problem = RouteCheck.problem(with: configuration.proxy) {
                 throw ValidationError("-x/--proxy: \(problem)")
             }

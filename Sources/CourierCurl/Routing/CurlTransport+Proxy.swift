@@ -15,10 +15,15 @@ extension CurlTransport {
     /// `socks5://` resolves it here and hands over the address; `socks4://` and `socks4a://`
     /// likewise. A URL without a scheme is an HTTP proxy, as curl has it.
     ///
+    /// Requests sent over a Unix domain socket never use the proxy (libcurl's rule). A
+    /// forwarding proxy's `407 Proxy Authentication Required` to an http URL is a response,
+    /// with its `Proxy-Authenticate` challenge; a `407` to `CONNECT` (an https URL) fails with
+    /// `URLError(.userAuthenticationRequired)`.
+    ///
     /// Credentials go in the URL's user information (`http://user:password@proxy:3128`,
     /// percent-encoded) or in ``credentials``, which wins. Neither ever appears in an error, a
     /// ``description`` or a log line: they read `xxxxx` there.
-    public struct Proxy: Sendable, Hashable, CustomStringConvertible {
+    public struct Proxy: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         enum Source: Sendable, Hashable {
             case none
             case environment
@@ -29,7 +34,7 @@ extension CurlTransport {
 
         /// The user and password given apart from the URL; `nil` when the URL carries them or
         /// the proxy needs none.
-        public let credentials: Credentials?
+        public let credentials: ProxyCredentials?
 
         /// Hosts reached directly rather than through the proxy, with curl's `NOPROXY` rules:
         /// a host name matches itself and its subdomains (`example.com` and `.example.com` both
@@ -52,7 +57,7 @@ extension CurlTransport {
         /// - Parameters:
         ///   - credentials: The proxy's user and password, when they are not in `url`.
         ///   - noProxy: Hosts reached directly (see ``noProxy``).
-        public static func url(_ url: String, credentials: Credentials? = nil, noProxy: [String] = []) -> Proxy {
+        public static func url(_ url: String, credentials: ProxyCredentials? = nil, noProxy: [String] = []) -> Proxy {
             Proxy(source: .url(url), credentials: credentials, noProxy: noProxy)
         }
 
@@ -79,6 +84,9 @@ extension CurlTransport {
             }
         }
 
+        /// Only ``description``: `dump(_:)` and debuggers show no password either.
+        public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+
         /// The schemes libcurl reads a proxy URL's kind from.
         static let schemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 
@@ -90,7 +98,7 @@ extension CurlTransport {
 
     /// A user name and password for a proxy, kept apart from its URL so neither needs
     /// percent-encoding.
-    public struct Credentials: Sendable, Hashable, CustomStringConvertible {
+    public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         public var user: String
         public var password: String
 
@@ -113,5 +121,8 @@ extension CurlTransport {
 
         /// `user:xxxxx`: the password never appears.
         public var description: String { "\(user):xxxxx" }
+
+        /// Only ``description``: `dump(_:)` and debuggers show no password either.
+        public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
     }
 }

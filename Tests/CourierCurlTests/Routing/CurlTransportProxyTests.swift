@@ -141,8 +141,8 @@ struct CurlTransportProxyTests {
         }
     }
 
-    @Test(arguments: [CurlTransport.Credentials(user: "alice", password: "wrong-secret"), nil])
-    func aSOCKS5ProxyRefusingTheLoginIsUserAuthenticationRequired(credentials: CurlTransport.Credentials?) async throws {
+    @Test(arguments: [CurlTransport.ProxyCredentials(user: "alice", password: "wrong-secret"), nil])
+    func aSOCKS5ProxyRefusingTheLoginIsUserAuthenticationRequired(credentials: CurlTransport.ProxyCredentials?) async throws {
         try await withProxy(.socks5, configure: { proxy, _, configuration in
             configuration.proxy = .url(proxy.url(), credentials: credentials)
         }) { _, server, transport in
