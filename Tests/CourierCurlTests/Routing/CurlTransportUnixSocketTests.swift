@@ -61,6 +61,45 @@ struct CurlTransportUnixSocketTests {
         }
     }
 
+    /// Handles are reused without a reset: a request after an `http+unix` one must go back to
+    /// TCP (or to the transport's own socket), not stay on the last socket.
+    @Test func theNextRequestOnTheSameHandleLeavesTheSocket() async throws {
+        try await withSocketServer { socketServer, path in
+            let tcp = try await TestServer.start()
+            var configuration = CurlTransport.Configuration()
+            // One handle for all three requests.
+            configuration.maximumConnectionsPerHost = 1
+            let transport = try CurlTransport(configuration: configuration)
+            let result = await outcome {
+                let overSocket = try await transport.echo(request(try #require(URL.unixSocket(path, path: "/get?socket"))))
+                let overTCP = try await transport.echo(request(tcp.url("/get?tcp")))
+                let again = try await transport.echo(request(try #require(URL.unixSocket(path, path: "/get?again"))))
+                return [overSocket.query, overTCP.query, again.query]
+            }
+            await transport.shutdown()
+            try await tcp.shutdown()
+            #expect(try result.get() == ["socket", "tcp", "again"])
+            #expect(socketServer.requestCount == 2)
+            #expect(tcp.requestCount == 1)
+        }
+    }
+
+    /// A request's own socket wins over the transport's, and no proxy is used on a socket.
+    @Test func anHTTPUnixURLWinsOverTheTransportsSocketAndItsProxy() async throws {
+        try await withSocketServer { server, path in
+            let refusing = try await RefusingPort.open()
+            var configuration = CurlTransport.Configuration()
+            configuration.unixSocketPath = "/tmp/courier-nobody-listens-\(UUID().uuidString.prefix(8)).sock"
+            configuration.proxy = .url("http://127.0.0.1:\(refusing.port)")
+            let transport = try CurlTransport(configuration: configuration)
+            let result = await outcome { try await transport.echo(request(try #require(URL.unixSocket(path, path: "/get")))) }
+            await transport.shutdown()
+            try await refusing.close()
+            #expect(try result.get().path == "/get")
+            #expect(server.requestCount == 1)
+        }
+    }
+
     /// A relative `Location` resolves against the `http+unix` URL and stays on the socket.
     @Test func aRedirectOnTheSocketIsFollowedOnIt() async throws {
         try await withSocketServer { server, path in
