@@ -155,14 +155,13 @@ public struct URLSessionTransport: HTTPTransport {
         if request.value(forHTTPHeaderField: "User-Agent") == nil {
             request.setValue(DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
         }
-        if let url = request.url, url.namesUnixSocket {
-            throw RequestError.unsupportedOption(
-                "send over a Unix domain socket (\(url.scheme ?? "http+unix") URL)",
-                transport: "URLSessionTransport", supportedBy: "CurlTransport"
-            )
-        }
         // FoundationNetworking would still speak FTP or FILE through libcurl.
         if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            if url.namesUnixSocket {
+                throw RequestError.unsupportedOption(
+                    "send over a Unix domain socket (\(scheme) URL)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
+                )
+            }
             throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
         }
         return request
