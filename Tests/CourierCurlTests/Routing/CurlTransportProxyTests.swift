@@ -54,6 +54,17 @@ struct CurlTransportProxyTests {
         }
     }
 
+    @Test func aBodyGoesThroughTheProxyWithItsRequest() async throws {
+        try await withProxy(.http, configure: { proxy, _, configuration in
+            configuration.proxy = .url(proxy.url(credentials: Self.userInfo))
+        }) { proxy, server, transport in
+            let body = String(repeating: "courier ", count: 20_000)
+            let echo = try await transport.echo(request(URL(string: "http://api.test:\(server.port)/anything")!, method: "POST", body: body))
+            #expect(echo.bodyText == body)
+            #expect(proxy.records.map(\.command) == [.forward])
+        }
+    }
+
     @Test func credentialsGivenApartFromTheURLNeedNoEncoding() async throws {
         try await withProxy(.http, configure: { proxy, _, configuration in
             configuration.proxy = .url(proxy.url(), credentials: .init(user: "alice", password: "pa:ss@w0rd"))
