@@ -16,7 +16,8 @@ struct RequestCommand: AsyncParsableCommand {
             Exit codes:
               0   a response arrived (any status, unless --fail)
               1   the request failed: refused connection, timeout, too many redirects, a body \
-            over --max-filesize, a header or method the transport refuses, an unreadable -d \
+            over --max-filesize, a header or method the transport refuses, a proxy, Unix socket \
+            or DNS override with --transport urlsession (which cannot honour them), an unreadable -d \
             @file, or a cookie jar that cannot be read or written
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
               23  the body could not be written (as curl): to stdout, silently when its reader \
@@ -30,6 +31,10 @@ struct RequestCommand: AsyncParsableCommand {
             A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
+
+            -x, -U, --noproxy, --unix-socket, --resolve and --connect-to take curl's syntax. \
+            Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
+            so -U and --noproxy need -x. A proxy's password is never printed.
 
             -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
             URLResponse, so it is always written as 1.1), then each header as the transport \
@@ -101,6 +106,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Read cookies from FILE if it exists, send and keep them on every hop, and write them all back to FILE afterwards (Netscape format, as curl's -b FILE -c FILE).", valueName: "file"))
     var cookieJar: String?
 
+    @OptionGroup(title: "Proxies, Unix sockets and DNS overrides (curl transport only)")
+    var route: RouteOptions
+
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
@@ -146,10 +154,12 @@ struct RequestCommand: AsyncParsableCommand {
         let recorder = writeOut != nil ? ExchangeRecorder() : nil
         let networking: Networking
         do {
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport)
             if let recorder {
-                networking = try resolvedTransport().makeRecordingNetworking(policies: policies(cookies: jar?.store), recorder: recorder)
+                networking = try transport.makeRecordingNetworking(policies: policies(cookies: jar?.store), curl: curl, recorder: recorder)
             } else {
-                networking = try resolvedTransport().makeNetworking(policies: policies(cookies: jar?.store))
+                networking = try transport.makeNetworking(policies: policies(cookies: jar?.store), curl: curl)
             }
         } catch {
             throw failure(error)
@@ -215,7 +225,9 @@ struct RequestCommand: AsyncParsableCommand {
         if let meter { layers.append(StreamingLayers.reportingProgress { meter.show($0) }) }
         let streaming: StreamingNetworking
         do {
-            streaming = layered(try resolvedTransport().makeStreaming(policies: policies(cookies: jar?.store)), layers)
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport)
+            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
         }

@@ -40,7 +40,9 @@ extension Transport {
     /// transport's engine, with each hop the engine sends reported to `recorder`. On curl the
     /// engine is ``CurlTransport/response(for:)``, which carries the exchange's metrics;
     /// URLSession's engine has none to give.
-    func makeRecordingNetworking(policies: Policies, recorder: ExchangeRecorder) throws -> Networking {
+    func makeRecordingNetworking(
+        policies: Policies, curl: CurlTransport.Configuration = .init(), recorder: ExchangeRecorder
+    ) throws -> Networking {
         let engine: Networking
         switch self {
         case .urlSession:
@@ -52,7 +54,7 @@ extension Transport {
                 return try await transport.engine(request)
             }
         case .curl:
-            var configuration = CurlTransport.Configuration()
+            var configuration = curl
             configuration.policies = policies
             let transport = try CurlTransport(configuration: configuration)
             engine = { request in
