@@ -65,7 +65,12 @@ extension Transport {
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
     /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
-    /// | `courier.curl.proxy` | `COURIER_CURL_PROXY` | string, secret | no proxy | a proxy URL |
+    /// | `courier.proxy` | `COURIER_PROXY` | string, secret | no proxy | a proxy URL, or `environment`; `curl` only |
+    /// | `courier.proxyUser` | `COURIER_PROXY_USER` | string, secret | none | `user:password`; `curl` only |
+    /// | `courier.noProxy` | `COURIER_NO_PROXY` | string list | none | hosts, addresses, CIDR ranges; `curl` only |
+    /// | `courier.unixSocketPath` | `COURIER_UNIX_SOCKET_PATH` | string | TCP | a socket's path; `curl` only |
+    /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
+    /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
     /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
@@ -84,9 +89,14 @@ extension Transport {
     /// file and comma-separated in the environment; a bool in the environment may also be
     /// `yes`, `no`, `1` or `0`. Booleans and numbers in a JSON file are JSON's own, not strings.
     ///
+    /// The routing keys (`courier.proxy` to `courier.connectTo`) say where requests go, so they
+    /// are not an engine's own: with `urlsession`, which cannot honour them, setting any of
+    /// them fails with `RequestError.unsupportedOption` rather than send requests elsewhere.
+    ///
     /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
-    ///   what it accepts), and what the transport's initializer throws.
+    ///   what it accepts), `RequestError.unsupportedOption` for a routing key with
+    ///   `urlsession`, and what the transport's initializer throws.
     public static func makeNetworking(config: ConfigReader) throws -> Networking {
         try makeTransport(config: config).networking
     }
@@ -99,6 +109,9 @@ extension Transport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
+        if transport == .urlSession, let (key, option) = RouteKeys.firstSet(in: SettingReader(config)) {
+            throw RequestError.unsupportedOption("\(option) (\(key))", transport: "URLSessionTransport", supportedBy: "CurlTransport")
+        }
         return try transport.makeTransport(urlSession: urlSession, curl: curl)
     }
 }

@@ -320,7 +320,19 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             return timeout.urlError(code: .timedOut, url: url)
         }
         let libcurlSaid = transfer.withState { $0.handle }?.errorMessage ?? Curl.message(forCode: code)
-        let message = CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
+        let proxy = transfer.plan.proxy
+        if proxy.isEnabled, transfer.plan.unixSocketPath == nil {
+            let outcome = CurlError.ProxyOutcome(
+                code: code, libcurlSaid: libcurlSaid,
+                connectStatus: Curl.proxyConnectStatus(easy), proxyError: Curl.proxyError(easy)
+            )
+            if let (urlCode, error) = CurlError.proxyFailure(outcome, proxy: proxy) {
+                return error.urlError(code: urlCode, url: url)
+            }
+        }
+        let message = proxy.redacting(
+            CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
+        )
         let error = CurlError(kind: .transfer, curlCode: code, message: message)
         return error.urlError(code: CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy)), url: url)
     }

@@ -52,9 +52,12 @@ public final class CurlTransport: HTTPTransport {
     public var policies: Policies { configuration.policies }
 
     /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
-    /// trailers.
+    /// trailers; it connects through proxies and Unix sockets and overrides DNS.
     public var capabilities: TransportCapabilities {
-        TransportCapabilities(pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true)
+        TransportCapabilities(
+            pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true,
+            connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true
+        )
     }
 
     /// This transport as a ``Courier/Networking`` function: the engine with the configuration's

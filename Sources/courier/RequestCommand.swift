@@ -16,7 +16,8 @@ struct RequestCommand: AsyncParsableCommand {
             Exit codes:
               0   a response arrived (any status, unless --fail)
               1   the request failed: refused connection, timeout, too many redirects, a body \
-            over --max-filesize, a header or method the transport refuses, an unreadable -d \
+            over --max-filesize, a header or method the transport refuses, a proxy, Unix socket \
+            or DNS override with --transport urlsession (which cannot honour them), an unreadable -d \
             @file, or a cookie jar that cannot be read or written
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
               23  the body could not be written (as curl): to stdout, silently when its reader \
@@ -31,11 +32,14 @@ struct RequestCommand: AsyncParsableCommand {
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
 
-            -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
-            URLResponse, so it is always written as 1.1), then each header as the transport \
-            reports it, sorted by name (transports hand headers over as a dictionary: repeated \
-            fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
-            as on the wire.
+            -x, -U, --noproxy, --unix-socket, --resolve and --connect-to take curl's syntax. \
+            Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
+            so -U and --noproxy need -x. A proxy's password is never printed.
+
+            -i prints `HTTP/1.1 <code> <reason>` (URLSession does not say which version it \
+            spoke, so it is written as 1.1 on both transports), then each header as the \
+            transport reports it, sorted by name, repeated fields joined with ", " as URLSession \
+            hands them over, then a blank line and the body; lines end in CRLF as on the wire.
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
@@ -102,6 +106,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Read cookies from FILE if it exists, send and keep them on every hop, and write them all back to FILE afterwards (Netscape format, as curl's -b FILE -c FILE).", valueName: "file"))
     var cookieJar: String?
 
+    @OptionGroup(title: "Proxies, Unix sockets and DNS overrides (curl transport only)")
+    var route: RouteOptions
+
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
@@ -146,7 +153,9 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let exchange: HTTPExchange
         do {
-            exchange = try resolvedTransport().makeTransport(policies: policies(cookies: jar?.store)).exchange
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport)
+            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
         } catch {
             throw failure(error)
         }
@@ -200,7 +209,9 @@ struct RequestCommand: AsyncParsableCommand {
         if let meter { layers.append(StreamingLayers.reportingProgress { meter.show($0) }) }
         let streaming: StreamingNetworking
         do {
-            streaming = layered(try resolvedTransport().makeStreaming(policies: policies(cookies: jar?.store)), layers)
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport)
+            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
         }

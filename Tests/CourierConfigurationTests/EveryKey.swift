@@ -23,7 +23,12 @@ enum EveryKey {
         "courier.curl.verifiesPeer": false,
         "courier.curl.verifiesHost": false,
         "courier.curl.caBundlePath": "/etc/courier/ca.pem",
-        "courier.curl.proxy": "http://proxy.invalid:3128",
+        "courier.proxy": .init(.string("http://proxy.invalid:3128"), isSecret: true),
+        "courier.proxyUser": .init(.string("svc:pa:ss"), isSecret: true),
+        "courier.noProxy": .init(.stringArray(["localhost", ".internal"]), isSecret: false),
+        "courier.unixSocketPath": "/var/run/courier.sock",
+        "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
+        "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
         "courier.curl.userAgent": "courier-tests/1",
         "courier.urlsession.timeoutIntervalForRequest": 7.5,
         "courier.urlsession.timeoutIntervalForResource": 90,
@@ -42,13 +47,18 @@ enum EveryKey {
             "timeouts": { "total": 12.5 },
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
             "cookies": { "enabled": true },
+            "proxy": "http://proxy.invalid:3128",
+            "proxyUser": "svc:pa:ss",
+            "noProxy": ["localhost", ".internal"],
+            "unixSocketPath": "/var/run/courier.sock",
+            "resolve": ["api.test:443:127.0.0.1"],
+            "connectTo": ["api.test:443:127.0.0.1:8443", "::[::1]:"],
             "curl": {
               "maximumConnectionsPerHost": 2,
               "connectTimeout": 3,
               "verifiesPeer": false,
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
-              "proxy": "http://proxy.invalid:3128",
               "userAgent": "courier-tests/1"
             },
             "urlsession": {
@@ -80,7 +90,12 @@ enum EveryKey {
         "COURIER_CURL_VERIFIES_PEER": "false",
         "COURIER_CURL_VERIFIES_HOST": "no",
         "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
-        "COURIER_CURL_PROXY": "http://proxy.invalid:3128",
+        "COURIER_PROXY": "http://proxy.invalid:3128",
+        "COURIER_PROXY_USER": "svc:pa:ss",
+        "COURIER_NO_PROXY": "localhost,.internal",
+        "COURIER_UNIX_SOCKET_PATH": "/var/run/courier.sock",
+        "COURIER_RESOLVE": "api.test:443:127.0.0.1",
+        "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
@@ -115,7 +130,13 @@ enum EveryKey {
         curl.verifiesPeer = false
         curl.verifiesHost = false
         curl.caBundlePath = "/etc/courier/ca.pem"
-        curl.proxy = "http://proxy.invalid:3128"
+        curl.proxy = .url("http://proxy.invalid:3128", credentials: .init(user: "svc", password: "pa:ss"), noProxy: ["localhost", ".internal"])
+        curl.unixSocketPath = "/var/run/courier.sock"
+        curl.resolve = [.init(host: "api.test", port: 443, addresses: ["127.0.0.1"])]
+        curl.connectTo = [
+            .init(host: "api.test", port: 443, connectHost: "127.0.0.1", connectPort: 8443),
+            .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
+        ]
         curl.userAgent = "courier-tests/1"
         return curl
     }

@@ -35,12 +35,27 @@ public struct TransportCapabilities: Sendable, Equatable {
     public var stopsDecodingAtTheLimit: Bool
     /// A chunked response's trailer fields are returned; otherwise they end the process.
     public var returnsTrailers: Bool
+    /// HTTP, HTTPS and SOCKS proxies, with credentials and a no-proxy list, are used;
+    /// otherwise asking for one fails with ``RequestError/unsupportedOption(_:transport:supportedBy:)``.
+    public var connectsThroughProxies: Bool
+    /// `http+unix` URLs (see `URL.unixSocket(_:path:secure:)`) and a transport-wide Unix
+    /// socket are sent over the socket; otherwise they are refused as above.
+    public var connectsOverUnixSockets: Bool
+    /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
+    /// otherwise they are refused as above.
+    public var overridesDNS: Bool
 
-    /// Capabilities from their parts.
-    public init(pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool) {
+    /// Capabilities from their parts; what is not given is not supported.
+    public init(
+        pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
+        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false
+    ) {
         self.pausesForSlowReaders = pausesForSlowReaders
         self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
         self.returnsTrailers = returnsTrailers
+        self.connectsThroughProxies = connectsThroughProxies
+        self.connectsOverUnixSockets = connectsOverUnixSockets
+        self.overridesDNS = overridesDNS
     }
 }
 

@@ -168,6 +168,11 @@ public struct URLSessionTransport: HTTPTransport {
         }
         // FoundationNetworking would still speak FTP or FILE through libcurl.
         if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            if url.namesUnixSocket {
+                throw RequestError.unsupportedOption(
+                    "send over a Unix domain socket (\(scheme) URL)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
+                )
+            }
             throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
         }
         return request
