@@ -82,6 +82,24 @@ import Testing
         }
     }
 
+    /// The total deadline cancels the exchange in flight; its error carries what the engine
+    /// measured until then, through the buffered `Networking` too.
+    @Test(arguments: TransportKind.configured)
+    func theTotalDeadlineCarriesWhatTheEngineMeasuredBeforeIt(_ transport: TransportKind) async throws {
+        var policies = Policies()
+        policies.totalDeadline = 1
+        var request = URLRequest(url: try sharedServer().url("/stall/1000"))
+        request.timeoutInterval = 60
+        let error = try await transport.withIsolatedTransport(policies: policies) { networking in
+            try #require(await #expect(throws: URLError.self) { _ = try await networking(request) })
+        }
+        #expect(error.code == .timedOut)
+        #expect(error.localizedDescription.contains("the total deadline of 1 s passed"), "\(error.localizedDescription)")
+        let metrics = try #require(error.exchangeMetrics, "the deadline's error carries the cancelled exchange's metrics")
+        #expect(metrics.total != nil)
+        if transport == .curl { #expect(metrics.requestSent != nil) }
+    }
+
     @Test(arguments: TransportKind.configured)
     func aFailureBeforeTheEngineRanCarriesNothing(_ transport: TransportKind) async throws {
         let exchange = try exchange(transport)

@@ -125,25 +125,14 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// ``engine`` answering with Courier's own head and what a layer can measure around
-    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body. A
-    /// failure once the task ran carries the same measures, up to the failure
-    /// (``Foundation/URLError/exchangeMetrics``).
+    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body.
     static func exchangeEngine(
         session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> HTTPExchange {
         { request in
             let started = ContinuousClock.now
             let exchange = try session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), tasks: tasks)
-            let data: Data
-            let response: URLResponse
-            do {
-                (data, response) = try await session.perform(exchange, delegate: delegate)
-            } catch let error as URLError {
-                var metrics = ExchangeMetrics()
-                metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
-                metrics.total = ContinuousClock.now - started
-                throw error.carrying(metrics)
-            }
+            let (data, response) = try await session.perform(exchange, delegate: delegate)
             guard var head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
             head.metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
             head.metrics.total = ContinuousClock.now - started
@@ -213,8 +202,19 @@ extension URLSession {
         return URLSessionTransport.Exchange(request: request, tasks: tasks)
     }
 
-    /// Runs `exchange`'s task and returns what it answered.
+    /// Runs `exchange`'s task and returns what it answered. A failure carries what could be
+    /// measured around the task until then (``Foundation/URLError/exchangeMetrics``).
     func perform(
+        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
+        do {
+            return try await run(exchange, delegate: delegate)
+        } catch let error as URLError {
+            throw error.carrying(exchange.measuredSoFar)
+        }
+    }
+
+    private func run(
         _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
         let request = exchange.request
