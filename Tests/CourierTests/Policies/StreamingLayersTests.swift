@@ -100,6 +100,35 @@ import Testing
         #expect(hops.map { $0.request.value(forHTTPHeaderField: "X-Api-Key") } == ["x", "x", nil])
     }
 
+    @Test func theHeadAndTheBodyOfARedirectedExchangeListTheHopsBeforeIt() async throws {
+        var hop = ExchangeMetrics()
+        hop.firstByte = .milliseconds(3)
+        var last = ExchangeMetrics()
+        last.firstByte = .milliseconds(2)
+        last.total = .milliseconds(5)
+        let streaming: StreamingNetworking = { [hop, last] request, _ in
+            if request.url?.path == "/old" {
+                return (ResponseBody(Data()), ResponseHead(statusCode: 301, headerFields: ["Location": "/new"], url: request.url, metrics: hop))
+            }
+            var head = ResponseHead(statusCode: 200, url: request.url)
+            head.metrics.firstByte = last.firstByte
+            return (ResponseBody(Data("new".utf8), metrics: last), head)
+        }
+        let (body, head) = try await StreamingLayers.followingRedirects()(streaming)(URLRequest(url: try #require(URL(string: "http://a.test/old"))), nil)
+        #expect(head.metrics.redirects == [hop])
+        #expect(head.metrics.total == nil)
+        _ = try await body.collect(upTo: 10)
+        var expected = last
+        expected.redirects = [hop]
+        #expect(body.metrics == expected)
+    }
+
+    @Test func aBodyWithoutMetricsHasNone() async throws {
+        let body = ResponseBody(Data("x".utf8))
+        _ = try await body.collect(upTo: 10)
+        #expect(body.metrics == nil)
+    }
+
     @Test func theBodyOfAFollowedRedirectIsDroppedAndItsTransferCancelled() async throws {
         let redirectBody = Arriving()
         redirectBody.storage.write(Data("moved".utf8))
