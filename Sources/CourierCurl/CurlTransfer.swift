@@ -6,7 +6,7 @@ import Courier
 struct CurlExchange: Sendable {
     var headerBytes: [UInt8]
     var body: Data
-    /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:)``).
+    /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:finished:)``).
     var metrics = ExchangeMetrics()
 }
 
@@ -48,7 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     var easy: Curl.EasyPointer?
     /// The event loop's turn when the handle joined the multi handle (see
-    /// ``CurlEventLoop/recordMetrics(of:handle:)``).
+    /// ``CurlEventLoop/recordMetrics(of:handle:finished:)``).
     var startTurn: UInt64?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
@@ -85,6 +85,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
     private var lastActivity = ContinuousClock.now
+    /// When the handle was configured for this transfer, which libcurl's times count from.
+    private var configuredAt: ContinuousClock.Instant?
     /// Whether libcurl has called the progress callback yet: it does not while the transfer
     /// waits in its queue for a free connection.
     private var hasProgressed = false
@@ -169,9 +171,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
     /// called once by the event loop when the transfer ends, before its handle runs another and
     /// before the awaiting task is resumed.
-    func recordMetrics(_ info: Curl.TransferInfo) {
+    ///
+    /// libcurl brings its total up to date when it finishes a transfer, and otherwise only when
+    /// bytes move or its progress meter ticks, so a transfer stopped here before its end
+    /// (`finished` false: cancelled, overdue, shut down) would report the total of its last
+    /// tick; its total is then the time since the handle was configured, when that is longer.
+    func recordMetrics(_ info: Curl.TransferInfo, finished: Bool) {
         let decoded = bodyStorage != nil ? streamedBodyBytes : (pooledBody == nil ? body.count : pooledCount)
-        metrics = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        var measured = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        if !finished, let configuredAt {
+            measured.total = max(measured.total ?? .zero, ContinuousClock.now - configuredAt)
+        }
+        metrics = measured
     }
 
     /// Moves the body into a pooled buffer of at least `byteCount` bytes, copying what arrived so
@@ -243,6 +254,7 @@ final class CurlTransfer: @unchecked Sendable {
     func startIdleClock() {
         let now = ContinuousClock.now
         lastActivity = now
+        configuredAt = now
         bytesMoved = 0
         hasProgressed = false
     }
