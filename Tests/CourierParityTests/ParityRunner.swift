@@ -14,15 +14,17 @@ enum ParityRunner {
         let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let server = servers.server(parityCase.receivedBy)
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
-        let curlTransport = ownCurl?.parityTransport ?? sharedCurl
+        let retrying = try parityCase.retries.map(RetryingParityTransports.init)
+        let curlTransport = retrying?.curl ?? ownCurl?.parityTransport ?? sharedCurl
         let refusedRequest = URLRequest(url: servers.refusing.baseURL)
         let (urlSession, fromURLSession) = await exchange(
-            request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
+            request, parityCase.action, retrying?.urlSession ?? ParityTransports.urlSession, server, refusedRequest: refusedRequest
         )
         // Built again: a body stream is spent by the first exchange.
         let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlTransport, server, refusedRequest: refusedRequest)
         await ownCurl?.shutdown()
+        await retrying?.shutdown()
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
             curl: EchoBodyNormalisation.normalised(curl),
