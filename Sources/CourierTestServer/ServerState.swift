@@ -61,6 +61,10 @@ final class ServerState: Sendable {
         }
     }
 
+    func forgetVisits(_ key: String) {
+        _ = storage.withLockedValue { $0.visits.removeValue(forKey: key) }
+    }
+
     /// The requests counted for `key` so far.
     func visits(_ key: String) -> Int {
         storage.withLockedValue { $0.visits[key, default: 0] }

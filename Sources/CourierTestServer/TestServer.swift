@@ -66,7 +66,8 @@ import NIOPosix
 /// - `/flaky/{key}/{failures}`: the first `failures` requests for `key` get `?status=` (default
 ///   503, with `?retry_after=` as `Retry-After` when given) or, with `?fault=close`, a closed
 ///   connection; later ones get an ``Echo``. Each answer carries `X-Visit: n`; ``visits(_:)``
-///   counts them. The count is the server's, per key, so tests sharing a server use their own key.
+///   counts them and ``forgetVisits(_:)`` starts again. The count is the server's, per key,
+///   so tests sharing a server use keys of their own.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
 ///   `Content-Type: text/plain`, the fields below, `Connection: close`, the body `hello world`,
 ///   then a close. `/content-length/conflicting`: `Content-Length: 5` and `Content-Length: 11`.
@@ -193,6 +194,9 @@ public final class TestServer: Sendable {
 
     /// Requests for `key` that `/flaky/{key}/…` has answered.
     public func visits(_ key: String) -> Int { state.visits(key) }
+
+    /// Starts counting requests for `key` again from zero.
+    public func forgetVisits(_ key: String) { state.forgetVisits(key) }
 
     /// Requests received in full since the server started. A request refused with 413 before
     /// its body arrived is not counted.

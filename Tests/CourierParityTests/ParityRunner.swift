@@ -48,6 +48,8 @@ enum ParityRunner {
         _ request: URLRequest, _ action: ParityCase.Action, _ transport: ParityTransport, _ server: TestServer,
         refusedRequest: URLRequest
     ) async -> (ExchangeOutcome, ReceivedRequest?) {
+        // A `/flaky` route counts per key: each transport starts from the first failure.
+        if let key = Self.flakyKey(of: request) { server.forgetVisits(key) }
         let countBefore = server.requestCount
         let networking = transport.networking
         let outcome: ExchangeOutcome
@@ -81,6 +83,12 @@ enum ParityRunner {
 }
 
 extension ParityRunner {
+    /// The key of a `/flaky/{key}/{failures}` request.
+    fileprivate static func flakyKey(of request: URLRequest) -> String? {
+        let parts = request.url?.pathComponents ?? []
+        return parts.count == 4 && parts[1] == "flaky" ? parts[2] : nil
+    }
+
     /// Reads a streamed body until `afterBytes` arrived, then cancels the reading task: the
     /// outcome is the error the read throws.
     fileprivate static func cancelledStream(

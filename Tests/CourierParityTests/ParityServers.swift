@@ -53,9 +53,7 @@ struct ParityServers: Sendable {
     /// `{mainAuthority}` by `host:port`, so catalogue entries can name a server in a query
     /// (`/redirect-to?url={other}/get`) or write a whole URL.
     func substitutingBaseURLs(in text: String) -> String {
-        // `{unique}` differs on every call, so each transport's request has a key of its own.
-        text.replacingOccurrences(of: "{unique}", with: UUID().uuidString)
-            .replacingOccurrences(of: "{mainAuthority}", with: "\(main.host):\(main.port)")
+        text.replacingOccurrences(of: "{mainAuthority}", with: "\(main.host):\(main.port)")
             .replacingOccurrences(of: "{main}", with: main.baseURL.absoluteString)
             .replacingOccurrences(of: "{other}", with: other.baseURL.absoluteString)
     }
