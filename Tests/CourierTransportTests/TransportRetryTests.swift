@@ -228,11 +228,17 @@ import Testing
     func cancellingDuringABackoffWaitStopsAtOnce(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let key = Self.key()
-        // A wait no test would sit through: a task still waiting at the end would hang the test.
+        let waiting = AsyncStream<Void>.makeStream()
+        // The real sleep, for a wait no test would sit through, once the layer says it waits.
+        let sleep: @Sendable (Duration) async throws -> Void = { duration in
+            waiting.continuation.yield()
+            try await Task.sleep(for: duration)
+        }
         let policy = RetryPolicy(maximumAttempts: 2, initialDelay: 600, maximumDelay: 600, jitter: 0)
-        let result = try await transport.withRetryingTransport(policies: Self.policies(policy)) { retrying in
-            let task = Task { await Result { try await retrying.exchange(URLRequest(url: server.url("/flaky/\(key)/1"))) } }
-            #expect(await eventually { server.visits(key) == 1 })
+        let result = try await transport.withRetryingEngine(policy, sleep: sleep) { networking in
+            let task = Task { await Result { try await networking(URLRequest(url: server.url("/flaky/\(key)/1"))) } }
+            var waits = waiting.stream.makeAsyncIterator()
+            await waits.next()
             task.cancel()
             return await task.value
         }
@@ -298,7 +304,14 @@ extension TransportKind {
     func withRetryingEngine<T>(
         _ policy: RetryPolicy, waits: RecordedWaits, _ body: (@escaping Networking) async throws -> T
     ) async throws -> T {
-        let layer = retrying(policy, random: { 0 }, sleep: { duration in waits.record(duration) })
+        try await withRetryingEngine(policy, sleep: { duration in waits.record(duration) }, body)
+    }
+
+    /// Runs `body` with this kind's engine under ``retrying(_:random:sleep:)`` waiting with `sleep`.
+    func withRetryingEngine<T>(
+        _ policy: RetryPolicy, sleep: @escaping @Sendable (Duration) async throws -> Void, _ body: (@escaping Networking) async throws -> T
+    ) async throws -> T {
+        let layer = retrying(policy, random: { 0 }, sleep: sleep)
         switch self {
         case .urlSession:
             let transport = URLSessionTransport()
