@@ -205,6 +205,7 @@ struct RequestCommand: AsyncParsableCommand {
         values.total = elapsed
         values.hops = hops.metrics
         values.hopCount = hops.count
+        values.retries = hops.retries
         values.decodedBodyBytes = body?.count
         write(values)
     }

@@ -65,6 +65,21 @@ import Testing
         try await refusing.close()
     }
 
+    /// As curl's: the hops written are the last attempt's, and num_retries counts the others.
+    @Test(arguments: transports)
+    func writeOutDescribesTheLastAttemptAndCountsTheRetries(transport: String) async throws {
+        let server = try await TestServer.start()
+        let url = server.url("/redirect-to?url=/flaky/w/2").absoluteString
+        let result = try await CourierToolProcess.run(
+            ["request", "--retry", "2", "--retry-delay", "0.01", "-w", "\\n%{num_retries} %{num_redirects} %{http_code}", "--transport", transport, url]
+        )
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lastLine = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").last
+        #expect(lastLine == "2 1 200")
+        #expect(server.visits("w") == 3)
+        try await server.shutdown()
+    }
+
     @Test(arguments: [["--retry", "-1"], ["--retry-delay", "-2"], ["--retry-max-time", "nan"], ["--retry", "many"]])
     func badRetryValuesAreUsageErrors(arguments: [String]) async throws {
         let result = try await CourierToolProcess.run(["request"] + arguments + ["http://127.0.0.1:9/"])
