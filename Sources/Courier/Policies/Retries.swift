@@ -89,7 +89,7 @@ func retryLayer<Body: Sendable, Head: ExchangeHead>(
                     attempt = ExchangeAttempt(errorCode: error.code, duration: clock.now - began, delay: .zero)
                     wait = delay
                 }
-                let pause = Duration.milliseconds(Int64((min(wait, URLRequest.maximumTimeoutInterval) * 1000).rounded(.up)))
+                let pause = Duration.milliseconds(Int64((wait.boundedPause * 1000).rounded(.up)))
                 attempt.delay = pause
                 attempts.append(attempt)
                 do {
@@ -147,6 +147,14 @@ extension URLError {
         info[Self.describedKey] = what
         info[Self.attemptsKey] = count
         return URLError(code, userInfo: info)
+    }
+}
+
+extension TimeInterval {
+    /// This wait as one a task can sleep: 0 for NaN or less, at most
+    /// `URLRequest.maximumTimeoutInterval`.
+    fileprivate var boundedPause: TimeInterval {
+        isNaN ? 0 : Swift.min(Swift.max(self, 0), URLRequest.maximumTimeoutInterval)
     }
 }
 

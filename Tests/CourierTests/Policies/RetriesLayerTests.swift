@@ -53,6 +53,22 @@ import Testing
         #expect(waits.all == [.milliseconds(750), .milliseconds(1500), .milliseconds(2250)])
     }
 
+    @Test func anEndlessRetryAfterThatThePolicyAllowsIsAWaitATaskCanSleep() async throws {
+        let waits = Waits()
+        var policy = Self.policy
+        policy.maximumRetryAfter = .infinity
+        let answered = Mutex(0)
+        let origin: Networking = { request in
+            let count = answered.withLock { $0 += 1; return $0 }
+            let headers = ["Retry-After": String(repeating: "9", count: 60)]
+            return (Data(), try httpResponse(for: request, status: count == 1 ? 503 : 200, headers: headers))
+        }
+        let networking = layered(origin, [retrying(policy, random: { 0 }, sleep: { waits.record($0) })])
+        let (_, response) = try await networking(URLRequest(url: try Self.url()))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(waits.all == [.milliseconds(Int64(URLRequest.maximumTimeoutInterval * 1000))])
+    }
+
     @Test func aRequestThatOptsInIsRetriedWhateverItsMethodAndTheFieldIsRemoved() async throws {
         let origin = Origin([503, 201])
         let networking = layered(origin.networking, [retrying(Self.policy, random: { 0 }, sleep: { _ in })])
