@@ -211,6 +211,18 @@ import Testing
     }
 
     @Test(arguments: TransportKind.configured)
+    func anAPIClientSaysHowManyAttemptsAStatusTook(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let key = Self.key()
+        let error = try await transport.withRetryingTransport(policies: Self.policies()) { retrying in
+            let client = APIClient(baseURL: server.baseURL, exchange: retrying.exchange)
+            return await #expect(throws: APIError.self) { try await client.send(Request<Data>("flaky/\(key)/10")) }
+        }
+        #expect(error?.statusCode == 503)
+        #expect(error?.description.contains("(status 503, after 3 attempts): server error 503") == true, "\(String(describing: error))")
+    }
+
+    @Test(arguments: TransportKind.configured)
     func exhaustedAttemptsThrowTheLastErrorSayingHowManyWereMade(_ transport: TransportKind) async throws {
         let refusing = try await RefusingPort.open()
         let url = refusing.url("/get")
