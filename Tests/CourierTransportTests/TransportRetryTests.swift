@@ -236,7 +236,7 @@ import Testing
         #expect(error.localizedDescription.hasSuffix(", after 3 attempts (GET \(url.absoluteString))"), "\(error.localizedDescription)")
     }
 
-    @Test(arguments: TransportKind.configured)
+    @Test(.timeLimit(.minutes(1)), arguments: TransportKind.configured)
     func cancellingDuringABackoffWaitStopsAtOnce(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let key = Self.key()
@@ -260,7 +260,7 @@ import Testing
         #expect(server.visits(key) == 1)
     }
 
-    @Test(arguments: TransportKind.configured)
+    @Test(.timeLimit(.minutes(1)), arguments: TransportKind.configured)
     func theTotalDeadlineCutsARetryWaitShort(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let key = Self.key()
