@@ -17,6 +17,22 @@ import Testing
         try await server.shutdown()
     }
 
+    /// With -o the body streams, and a failing status is retried at its head, before a byte of
+    /// it reaches the file.
+    @Test(arguments: transports)
+    func retryWorksWhenTheBodyStreamsToAFile(transport: String) async throws {
+        let server = try await TestServer.start()
+        let path = temporaryPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let url = server.url("/flaky/file/1?status=502").absoluteString
+        let result = try await CourierToolProcess.run(["request", "--retry", "1", "--retry-delay", "0.01", "-o", path, "--transport", transport, url])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let written = try #require(FileManager.default.contents(atPath: path))
+        #expect(written.range(of: Data("\"path\":\"/flaky/file/1\"".utf8)) != nil, "\(String(decoding: written, as: UTF8.self))")
+        #expect(server.visits("file") == 2)
+        try await server.shutdown()
+    }
+
     /// As curl does, whatever the method: the user asked for it on the command line.
     @Test(arguments: transports)
     func retryRetriesAPOSTAndWithoutItNothingIsRetried(transport: String) async throws {
