@@ -21,6 +21,8 @@ import Foundation
 /// failed together do not come back together. On 429 and 503, a `Retry-After` field (seconds
 /// or an HTTP-date, RFC 9110 §10.2.3) replaces the backoff when it is no longer than
 /// ``maximumRetryAfter``; a longer one ends the retries and the response is returned as it is.
+/// ``maximumAttempts`` bounds the attempts, ``maximumRetryTime`` the time spent retrying, and
+/// ``Policies/totalDeadline`` the whole call, waits included.
 ///
 /// ```swift
 /// var policies = Policies()
@@ -106,9 +108,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// No retries: every request is sent once. The default of ``Policies/retries``.
     public static let none = RetryPolicy()
 
-    /// What Alamofire's `RetryPolicy()` does: 3 attempts (2 retries) of idempotent requests,
-    /// waiting about 0.5 s and then 1 s (half of each wait drawn at random), on the default
-    /// statuses and transient failures, honouring a `Retry-After` of up to 60 s.
+    /// What a user of Alamofire's `RetryPolicy()` expects: 3 attempts (2 retries) of idempotent
+    /// requests, the first retry after 0.25–0.5 s and the second after 0.5–1 s (Alamofire's
+    /// 0.5 s and 1 s, less up to half at random), on the default statuses (Alamofire's and 429)
+    /// and transient failures, honouring a `Retry-After` of up to 60 s.
     public static let standard = RetryPolicy(maximumAttempts: 3)
 
     /// Whether this policy retries at all.

@@ -3,7 +3,7 @@ import Foundation
 
 func retryingClient(baseURL: URL) -> APIClient {
     var policies = Policies()
-    policies.retries = .standard                    // 3 attempts, about 0.5 s then 1 s apart
+    policies.retries = .standard                    // 3 attempts, up to 0.5 s then 1 s apart
     policies.retries.maximumRetryTime = 10          // no retry begins past 10 s
     policies.totalDeadline = 30                     // attempts and waits included
     let transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
