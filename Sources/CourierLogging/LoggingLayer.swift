@@ -24,6 +24,7 @@ import Synchronization
 /// | `connection_reused` | `true` or `false`, where the engine knows |
 /// | `network.protocol.version` | `1.1`, `2` |
 /// | `redirects` | hops followed before this response, when any |
+/// | `attempts` | attempts made, this one included, when the request was retried (see `retrying(_:)`) |
 /// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
 ///
 /// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
@@ -64,6 +65,7 @@ public func logging(to logger: Logger, level: Logger.Level = .debug, failureLeve
                 metadata["duration_ms"] = .string(milliseconds(clock.now - start))
                 metadata["error.type"] = .string(errorType(of: error))
                 metadata["error.message"] = .string(readableMessage(for: error))
+                if let attempts = (error as? URLError)?.attemptCount { metadata["attempts"] = .stringConvertible(attempts) }
                 logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
                 throw error
             }
@@ -82,6 +84,7 @@ extension Logger.Metadata {
         if let reused = head.metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
         self["network.protocol.version"] = .string(head.httpVersion.protocolVersion)
         if !head.metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(head.metrics.redirects.count) }
+        if !head.metrics.attempts.isEmpty { self["attempts"] = .stringConvertible(head.metrics.attempts.count + 1) }
     }
 }
 

@@ -18,7 +18,7 @@ import Tracing
 /// | `server.address`, `server.port` | the URL's host and port (the scheme's default when it names none) |
 /// | `http.response.status_code` | `200` |
 /// | `network.protocol.version` | `1.1`, `2` |
-/// | `http.request.resend_count` | redirects followed, when any |
+/// | `http.request.resend_count` | redirects followed and attempts retried, when any |
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
@@ -120,7 +120,9 @@ extension Span {
     fileprivate func recordResponse(_ head: ResponseHead, startedAt start: DefaultTracerClock.Instant) {
         attributes["http.response.status_code"] = head.statusCode
         attributes["network.protocol.version"] = head.httpVersion.protocolVersion
-        if !head.metrics.redirects.isEmpty { attributes["http.request.resend_count"] = head.metrics.redirects.count }
+        // OpenTelemetry counts a request sent again for any reason: redirects and retries alike.
+        let resends = head.metrics.redirects.count + head.metrics.attempts.count
+        if resends > 0 { attributes["http.request.resend_count"] = resends }
         if head.statusCode >= 400 {
             attributes["error.type"] = String(head.statusCode)
             setStatus(SpanStatus(code: .error))
@@ -131,8 +133,10 @@ extension Span {
             ("firstByte", head.metrics.firstByte),
         ]
         // The metrics count from the start of the last hop, which this span's start precedes by
-        // the hops before it: each phase is placed after the whole of those.
-        let earlierHops = head.metrics.redirects.reduce(Int64(0)) { $0 + ($1.total?.nanoseconds ?? 0) }
+        // the attempts retried and their waits, then the hops before it: each phase is placed
+        // after the whole of those.
+        let earlierAttempts = head.metrics.attempts.reduce(Int64(0)) { $0 + ($1.duration + $1.delay).nanoseconds }
+        let earlierHops = head.metrics.redirects.reduce(earlierAttempts) { $0 + ($1.total?.nanoseconds ?? 0) }
         for case (let name, let duration?) in phases {
             let offset = max(0, earlierHops + duration.nanoseconds)
             let instant = DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: start.nanosecondsSinceEpoch &+ UInt64(offset))

@@ -109,6 +109,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Proxies, Unix sockets and DNS overrides (curl transport only)")
     var route: RouteOptions
 
+    @OptionGroup(title: "Retries")
+    var retries: RetryOptions
+
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
@@ -202,6 +205,7 @@ struct RequestCommand: AsyncParsableCommand {
         values.total = elapsed
         values.hops = hops.metrics
         values.hopCount = hops.count
+        values.retries = hops.retries
         values.decodedBodyBytes = body?.count
         write(values)
     }
@@ -330,6 +334,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
         policies.cookies = cookies
         policies.maximumResponseBytes = maximumBodyBytes
+        policies.retries = retries.policy
         return policies
     }
 

@@ -7,13 +7,16 @@ import Foundation
 import Synchronization
 
 /// What `-w` needs from each hop the policy layers send: the URL asked for and, on the curl
-/// transport, the engine's metrics and HTTP version.
+/// transport, the engine's metrics and HTTP version. As in curl, the hops are the last
+/// attempt's; a retry starts them again and is counted.
 final class ExchangeRecorder: Sendable {
     struct Hops {
         var count = 0
         var lastURL: URL?
         var metrics: [ExchangeMetrics] = []
         var httpVersion: String?
+        /// Attempts made before the last one.
+        var retries = 0
     }
 
     private let state = Mutex(Hops())
@@ -24,6 +27,13 @@ final class ExchangeRecorder: Sendable {
         state.withLock { hops in
             hops.count += 1
             hops.lastURL = url
+        }
+    }
+
+    /// Starts the hops of a new attempt, counting a retry when an attempt came before it.
+    fileprivate func beginningAttempt() {
+        state.withLock { hops in
+            if hops.count > 0 { hops = Hops(retries: hops.retries + 1) }
         }
     }
 
@@ -70,6 +80,20 @@ extension Transport {
                 return (response.body, http)
             }
         }
-        return policies.apply(to: engine)
+        // The retry layer and those outside it are stacked here, in the order of
+        // `Policies.layers`, so that the recorder learns where each attempt begins.
+        var inner = policies
+        inner.totalDeadline = nil
+        inner.retries = .none
+        var outer: [NetworkingLayer] = [describingErrors()]
+        if let seconds = policies.totalDeadline { outer.append(totalDeadline(seconds)) }
+        outer.append(retrying(policies.retries))
+        outer.append { next in
+            { request in
+                recorder.beginningAttempt()
+                return try await next(request)
+            }
+        }
+        return layered(inner.apply(to: engine), outer)
     }
 }

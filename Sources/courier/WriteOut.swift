@@ -25,6 +25,8 @@ struct WriteOut {
         var hopCount = 0
         /// Decoded body bytes, for `size_download` when the transport counts no wire bytes.
         var decodedBodyBytes: Int?
+        /// Attempts made before the last (`--retry`).
+        var retries = 0
     }
 
     /// The text to write and the unknown variables to warn about, in order.
@@ -97,6 +99,7 @@ struct WriteOut {
         case "size_request": return String(hops.reduce(0) { $0 + ($1.requestBytes ?? 0) })
         case "num_redirects": return String(max(0, values.hopCount - 1))
         case "num_connects": return String(hops.count { $0.connectionReused == false })
+        case "num_retries": return String(values.retries)
         case "remote_ip": return host(of: last?.remoteAddress)
         case "remote_port": return port(of: last?.remoteAddress)
         case "local_ip": return host(of: last?.localAddress)
@@ -110,7 +113,7 @@ struct WriteOut {
     static let variables = [
         "http_code", "response_code", "http_version", "time_namelookup", "time_connect", "time_appconnect",
         "time_pretransfer", "time_starttransfer", "time_redirect", "time_total", "size_download",
-        "size_header", "size_request", "num_redirects", "num_connects", "remote_ip", "remote_port",
+        "size_header", "size_request", "num_redirects", "num_connects", "num_retries", "remote_ip", "remote_port",
         "local_ip", "local_port", "url_effective",
     ]
 

@@ -38,6 +38,9 @@ public struct ExchangeMetrics: Sendable, Equatable {
     /// The hops before this one when redirects were followed, first to last; each is measured
     /// from its own start.
     public var redirects: [ExchangeMetrics] = []
+    /// The attempts before this one when ``retrying(_:)`` sent the request again, first to
+    /// last; empty when the first attempt was the answer.
+    public var attempts: [ExchangeAttempt] = []
 
     /// Metrics with nothing measured.
     public init() {}
