@@ -60,6 +60,15 @@ extension Transport {
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
     /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
+    /// | `courier.retries.maximumAttempts` | `COURIER_RETRIES_MAXIMUM_ATTEMPTS` | int | `1` (no retries) | 1 or more |
+    /// | `courier.retries.initialDelay` | `COURIER_RETRIES_INITIAL_DELAY` | double, seconds | `0.5` | 0 or more |
+    /// | `courier.retries.multiplier` | `COURIER_RETRIES_MULTIPLIER` | double | `2` | 1 or more |
+    /// | `courier.retries.maximumDelay` | `COURIER_RETRIES_MAXIMUM_DELAY` | double, seconds | `30` | 0 or more |
+    /// | `courier.retries.jitter` | `COURIER_RETRIES_JITTER` | double | `0.5` | 0...1 |
+    /// | `courier.retries.maximumTime` | `COURIER_RETRIES_MAXIMUM_TIME` | double, seconds | no limit | above 0 |
+    /// | `courier.retries.maximumRetryAfter` | `COURIER_RETRIES_MAXIMUM_RETRY_AFTER` | double, seconds | `60` | 0 or more |
+    /// | `courier.retries.statusCodes` | `COURIER_RETRIES_STATUS_CODES` | int list | `408,429,500,502,503,504` | 100...599 each |
+    /// | `courier.retries.anyMethod` | `COURIER_RETRIES_ANY_METHOD` | bool | `false` | `true` retries every method, not only idempotent ones |
     /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.curl.connectTimeout` | `COURIER_CURL_CONNECT_TIMEOUT` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` |
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
@@ -80,7 +89,7 @@ extension Transport {
     /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
     /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
-    /// The `redirects`, `timeouts` and `limits` keys are the ``Courier/Policies`` both
+    /// The `redirects`, `timeouts`, `limits`, `cookies` and `retries` keys are the ``Courier/Policies`` both
     /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
     /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
     /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are

@@ -24,6 +24,7 @@ import Synchronization
 /// | `connection_reused` | `true` or `false`, where the engine knows (for a failure too) |
 /// | `network.protocol.version` | `1.1`, `2` |
 /// | `redirects` | hops followed before this response or failure, when any |
+/// | `attempts` | attempts made, this one included, when the request was retried (see `retrying(_:)`) |
 /// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
 ///
 /// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
@@ -64,10 +65,11 @@ public func logging(to logger: Logger, level: Logger.Level = .debug, failureLeve
                 // An exchange that failed after it started carries what the engine measured
                 // (URLError.exchangeMetrics): how long it ran on the wire, and how far it got.
                 let measured = ExchangeMetrics(failure: error)
-                metadata["duration_ms"] = .string(milliseconds(measured?.totalWithRedirects ?? clock.now - start))
+                metadata["duration_ms"] = .string(milliseconds(measured?.wholeCallDuration ?? clock.now - start))
                 if let measured { metadata.addMetrics(measured) }
                 metadata["error.type"] = .string(errorType(of: error))
                 metadata["error.message"] = .string(readableMessage(for: error))
+                if let attempts = (error as? URLError)?.attemptCount { metadata["attempts"] = .stringConvertible(attempts) }
                 logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
                 throw error
             }
@@ -91,6 +93,7 @@ extension Logger.Metadata {
         if let wire = metrics.responseBodyBytes { self["http.response.body.wire_size"] = .stringConvertible(wire) }
         if let reused = metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
         if !metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(metrics.redirects.count) }
+        if !metrics.attempts.isEmpty { self["attempts"] = .stringConvertible(metrics.attempts.count + 1) }
     }
 }
 

@@ -50,7 +50,7 @@ public func recordingMetrics(prefix: String = "courier", factory: (any MetricsFa
                 instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
                 return answer
             } catch {
-                let duration = ExchangeMetrics(failure: error)?.totalWithRedirects ?? clock.now - start
+                let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
                 instruments.ended(method: method, host: host, statusClass: "error", after: duration)
                 throw error
             }

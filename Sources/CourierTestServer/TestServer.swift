@@ -63,6 +63,11 @@ import NIOPosix
 /// - `/long-header/{kib}`: one header `X-Long` whose value is `kib` KiB of `a` (1...1024).
 ///   `/long-location/{kib}`: a 302 whose `Location` is `kib` KiB long, `/get?pad=aaa…`.
 /// - `/redirect-loop`: a 302 to itself, for ever.
+/// - `/flaky/{key}/{failures}`: the first `failures` requests for `key` get `?status=` (default
+///   503, with `?retry_after=` as `Retry-After` when given) or, with `?fault=close`, a closed
+///   connection; later ones get an ``Echo``. Each answer carries `X-Visit: n`; ``visits(_:)``
+///   counts them and ``forgetVisits(_:)`` starts again. The count is the server's, per key,
+///   so tests sharing a server use keys of their own.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
 ///   `Content-Type: text/plain`, the fields below, `Connection: close`, the body `hello world`,
 ///   then a close. `/content-length/conflicting`: `Content-Length: 5` and `Content-Length: 11`.
@@ -186,6 +191,12 @@ public final class TestServer: Sendable {
 
     /// The last request received in full, head and body; `nil` before the first.
     public var lastRequest: RecordedRequest? { state.lastRequest }
+
+    /// Requests for `key` that `/flaky/{key}/…` has answered.
+    public func visits(_ key: String) -> Int { state.visits(key) }
+
+    /// Starts counting requests for `key` again from zero.
+    public func forgetVisits(_ key: String) { state.forgetVisits(key) }
 
     /// Requests received in full since the server started. A request refused with 413 before
     /// its body arrived is not counted.

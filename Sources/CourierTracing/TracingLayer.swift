@@ -18,7 +18,7 @@ import Tracing
 /// | `server.address`, `server.port` | the URL's host and port (the scheme's default when it names none) |
 /// | `http.response.status_code` | `200` |
 /// | `network.protocol.version` | `1.1`, `2` |
-/// | `http.request.resend_count` | redirects followed, when any |
+/// | `http.request.resend_count` | redirects followed and attempts retried, when any |
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
@@ -74,7 +74,7 @@ public func tracing(tracer: (any Tracer)? = nil) -> HTTPExchangeLayer {
             } catch {
                 if let measured = ExchangeMetrics(failure: error) {
                     span.recordMetrics(measured, startedAt: start)
-                    end = measured.totalWithRedirects.map { start.advanced(by: $0) }
+                    end = measured.wholeCallDuration.map { start.advanced(by: $0) }
                 }
                 let failure = RecordedFailure(error)
                 span.attributes["error.type"] = failure.type
@@ -137,15 +137,19 @@ extension Span {
 
     /// The redirects and the phases the engine measured, of a response or of a failure.
     fileprivate func recordMetrics(_ metrics: ExchangeMetrics, startedAt start: DefaultTracerClock.Instant) {
-        if !metrics.redirects.isEmpty { attributes["http.request.resend_count"] = metrics.redirects.count }
+        // OpenTelemetry counts a request sent again for any reason: redirects and retries alike.
+        let resends = metrics.redirects.count + metrics.attempts.count
+        if resends > 0 { attributes["http.request.resend_count"] = resends }
         let phases: [(String, Duration?)] = [
             ("queued", metrics.queued), ("nameLookup", metrics.nameLookup), ("connect", metrics.connect),
             ("secureConnect", metrics.secureConnect), ("requestSent", metrics.requestSent),
             ("firstByte", metrics.firstByte),
         ]
         // The metrics count from the start of the last hop, which this span's start precedes by
-        // the hops before it: each phase is placed after the whole of those.
-        let earlierHops = metrics.redirects.reduce(Duration.zero) { $0 + ($1.total ?? .zero) }
+        // the attempts retried and their waits, then the hops before it: each phase is placed
+        // after the whole of those.
+        let earlierAttempts = metrics.attempts.reduce(Duration.zero) { $0 + $1.duration + $1.delay }
+        let earlierHops = metrics.redirects.reduce(earlierAttempts) { $0 + ($1.total ?? .zero) }
         for case (let name, let duration?) in phases {
             addEvent(SpanEvent(name: name, at: start.advanced(by: earlierHops + duration)))
         }

@@ -109,6 +109,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Proxies, Unix sockets and DNS overrides (curl transport only)")
     var route: RouteOptions
 
+    @OptionGroup(title: "Retries")
+    var retries: RetryOptions
+
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
@@ -312,6 +315,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
         policies.cookies = cookies
         policies.maximumResponseBytes = maximumBodyBytes
+        policies.retries = retries.policy
         return policies
     }
 

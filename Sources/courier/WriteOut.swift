@@ -25,6 +25,8 @@ struct WriteOut {
         var total: Duration?
         /// Body bytes the tool received, for `size_download` when the engine counted none.
         var receivedBodyBytes: Int?
+        /// Attempts made before the last (`--retry`); as in curl, the hops are the last one's.
+        var retries = 0
 
         init() {}
 
@@ -36,6 +38,7 @@ struct WriteOut {
             self.httpVersion = httpVersion
             effectiveURL = head.url
             hops = Self.hops(of: metrics)
+            retries = metrics.attempts.count
         }
 
         /// The values of an exchange to `url` that failed with `error`: the phases the engine
@@ -43,12 +46,14 @@ struct WriteOut {
         init(failure error: any Error, url: URL) {
             effectiveURL = url
             hops = (error as? URLError)?.exchangeMetrics.map(Self.hops(of:)) ?? []
+            retries = (error as? URLError)?.attemptCount.map { $0 - 1 } ?? 0
         }
 
         /// Each hop's own metrics, the redirects before the last one first.
         private static func hops(of metrics: ExchangeMetrics) -> [ExchangeMetrics] {
             var last = metrics
             last.redirects = []
+            last.attempts = []
             return metrics.redirects + [last]
         }
     }
@@ -126,6 +131,7 @@ struct WriteOut {
         case "size_request": return String(hops.reduce(0) { $0 + ($1.requestBytes ?? 0) })
         case "num_redirects": return String(max(0, hops.count - 1))
         case "num_connects": return String(hops.count { $0.connectionReused == false })
+        case "num_retries": return String(values.retries)
         case "remote_ip": return host(of: last?.remoteAddress)
         case "remote_port": return port(of: last?.remoteAddress)
         case "local_ip": return host(of: last?.localAddress)
@@ -139,7 +145,7 @@ struct WriteOut {
     static let variables = [
         "http_code", "response_code", "http_version", "time_namelookup", "time_connect", "time_appconnect",
         "time_pretransfer", "time_starttransfer", "time_redirect", "time_total", "size_download",
-        "size_header", "size_request", "num_redirects", "num_connects", "remote_ip", "remote_port",
+        "size_header", "size_request", "num_redirects", "num_connects", "num_retries", "remote_ip", "remote_port",
         "local_ip", "local_port", "url_effective",
     ]
 

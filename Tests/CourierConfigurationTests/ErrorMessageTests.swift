@@ -40,6 +40,10 @@ import Testing
         Case("courier.timeouts.total", "soon", #"courier.timeouts.total="soon" is not accepted; accepted values: a number of seconds above 0 (leave the key out for no limit)"#),
         Case("courier.limits.responseBytes", -1, #"courier.limits.responseBytes="-1" is not accepted; accepted values: a whole number of bytes, 0 or more"#),
         Case("courier.limits.headerBytes", 0, #"courier.limits.headerBytes="0" is not accepted; accepted values: a whole number of bytes, 1 or more"#),
+        Case("courier.retries.maximumAttempts", 0, #"courier.retries.maximumAttempts="0" is not accepted; accepted values: a whole number, 1 or more (1 sends every request once)"#),
+        Case("courier.retries.jitter", 1.5, #"courier.retries.jitter="1.5" is not accepted; accepted values: a fraction from 0 (no jitter) to 1 (full jitter)"#),
+        Case("courier.retries.statusCodes", .init(.intArray([503, 99]), isSecret: false), #"courier.retries.statusCodes="99" is not accepted; accepted values: a list of status codes, each 100...599"#),
+        Case("courier.retries.multiplier", 0.5, #"courier.retries.multiplier="0.5" is not accepted; accepted values: a number, 1 or more (1 waits the same each time)"#),
         Case("courier.curl.maximumConnectionsPerHost", 0, #"courier.curl.maximumConnectionsPerHost="0" \#(whole1)"#),
         Case(
             "courier.curl.connectTimeout",

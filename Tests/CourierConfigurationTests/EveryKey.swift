@@ -17,6 +17,15 @@ enum EveryKey {
         "courier.limits.responseBytes": 1_048_576,
         "courier.limits.headerBytes": 16_384,
         "courier.cookies.enabled": true,
+        "courier.retries.maximumAttempts": 4,
+        "courier.retries.initialDelay": 0.25,
+        "courier.retries.multiplier": 3,
+        "courier.retries.maximumDelay": 8,
+        "courier.retries.jitter": 0.1,
+        "courier.retries.maximumTime": 20,
+        "courier.retries.maximumRetryAfter": 5,
+        "courier.retries.statusCodes": .init(.intArray([503, 504]), isSecret: false),
+        "courier.retries.anyMethod": true,
         "courier.curl.maximumConnectionsPerHost": 2,
         // An int where seconds are read: a user writing `3` means 3 s.
         "courier.curl.connectTimeout": 3,
@@ -53,6 +62,17 @@ enum EveryKey {
             "unixSocketPath": "/var/run/courier.sock",
             "resolve": ["api.test:443:127.0.0.1"],
             "connectTo": ["api.test:443:127.0.0.1:8443", "::[::1]:"],
+            "retries": {
+              "maximumAttempts": 4,
+              "initialDelay": 0.25,
+              "multiplier": 3,
+              "maximumDelay": 8,
+              "jitter": 0.1,
+              "maximumTime": 20,
+              "maximumRetryAfter": 5,
+              "statusCodes": [503, 504],
+              "anyMethod": true
+            },
             "curl": {
               "maximumConnectionsPerHost": 2,
               "connectTimeout": 3,
@@ -85,6 +105,15 @@ enum EveryKey {
         "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
         "COURIER_LIMITS_HEADER_BYTES": "16384",
         "COURIER_COOKIES_ENABLED": "true",
+        "COURIER_RETRIES_MAXIMUM_ATTEMPTS": "4",
+        "COURIER_RETRIES_INITIAL_DELAY": "0.25",
+        "COURIER_RETRIES_MULTIPLIER": "3",
+        "COURIER_RETRIES_MAXIMUM_DELAY": "8",
+        "COURIER_RETRIES_JITTER": "0.1",
+        "COURIER_RETRIES_MAXIMUM_TIME": "20",
+        "COURIER_RETRIES_MAXIMUM_RETRY_AFTER": "5",
+        "COURIER_RETRIES_STATUS_CODES": "503,504",
+        "COURIER_RETRIES_ANY_METHOD": "true",
         "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
         "COURIER_CURL_CONNECT_TIMEOUT": "3",
         "COURIER_CURL_VERIFIES_PEER": "false",
@@ -112,6 +141,10 @@ enum EveryKey {
         policies.totalDeadline = 12.5
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
+        policies.retries = RetryPolicy(
+            maximumAttempts: 4, initialDelay: 0.25, multiplier: 3, maximumDelay: 8, jitter: 0.1, maximumRetryTime: 20,
+            retryableStatusCodes: [503, 504], maximumRetryAfter: 5, retriesAnyMethod: true
+        )
         return policies
     }
 

@@ -17,19 +17,24 @@ package enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     package var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh server and this engine's exchange, and stops both afterwards.
+    /// Runs `body` with a fresh server and this engine's exchange with `policies`, and stops both
+    /// afterwards.
     @discardableResult
-    package func withExchange<T: Sendable>(_ body: (TestServer, @escaping HTTPExchange) async throws -> T) async throws -> T {
+    package func withExchange<T: Sendable>(
+        policies: Policies = Policies(), _ body: (TestServer, @escaping HTTPExchange) async throws -> T
+    ) async throws -> T {
         let server = try await TestServer.start()
         let shutdown: @Sendable () async -> Void
         let exchange: HTTPExchange
         switch self {
         case .urlSession:
-            let transport = URLSessionTransport()
+            let transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
             exchange = transport.exchange
             shutdown = { await transport.shutdown() }
         case .curl:
-            let transport = try CurlTransport()
+            var configuration = CurlTransport.Configuration()
+            configuration.policies = policies
+            let transport = try CurlTransport(configuration: configuration)
             exchange = transport.exchange
             shutdown = { await transport.shutdown() }
         }

@@ -108,6 +108,23 @@ import Testing
         if transport == .curl { #expect(metrics.requestSent != nil) }
     }
 
+    /// A call that failed on every attempt carries the last attempt's measures after the
+    /// attempts before it, each with what its engine measured.
+    @Test(arguments: TransportKind.configured)
+    func aRetriedFailureListsTheAttemptsBeforeIt(_ transport: TransportKind) async throws {
+        var policies = Policies()
+        policies.retries = RetryPolicy(maximumAttempts: 3, initialDelay: 0.01, jitter: 0)
+        let request = URLRequest(url: try sharedServer().url("/truncate/200000"))
+        let error = try await transport.withIsolatedTransport(policies: policies) { networking in
+            try #require(await #expect(throws: URLError.self) { _ = try await networking(request) })
+        }
+        #expect(error.code == .networkConnectionLost)
+        let metrics = try #require(error.exchangeMetrics)
+        #expect(metrics.firstByte != nil)
+        #expect(metrics.attempts.count == 2)
+        #expect(metrics.attempts.allSatisfy { $0.errorCode == .networkConnectionLost && $0.metrics?.firstByte != nil })
+    }
+
     @Test(arguments: TransportKind.configured)
     func aFailureBeforeTheEngineRanCarriesNothing(_ transport: TransportKind) async throws {
         let exchange = try exchange(transport)

@@ -131,7 +131,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let target = "\(method) \(url?.redactedString ?? "<no URL>")"
-        let status = statusCode.map { " (status \($0))" } ?? ""
+        // A response that ran out of retries says so; a failure's own words already do.
+        let attempts = head.map { $0.metrics.attempts.count + 1 }.flatMap { $0 > 1 ? ", after \($0) attempts" : nil } ?? ""
+        let status = statusCode.map { " (status \($0)\(attempts))" } ?? ""
         return "\(target)\(status): \(kind)"
     }
 }

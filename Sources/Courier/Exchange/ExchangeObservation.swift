@@ -169,10 +169,13 @@ extension ExchangeMetrics {
         self = metrics
     }
 
-    /// How long the whole call ran as the engine measured it: this hop's total after the totals
-    /// of the hops before it; nil when this hop's total is unknown.
-    package var totalWithRedirects: Duration? {
-        total.map { redirects.reduce($0) { sum, hop in sum + (hop.total ?? .zero) } }
+    /// How long the whole call ran as measured: the attempts retried before this one with their
+    /// waits, the hops before this one, and this hop's total as the engine measured it; nil when
+    /// this hop's total is unknown.
+    package var wholeCallDuration: Duration? {
+        guard let total else { return nil }
+        let earlierAttempts = attempts.reduce(Duration.zero) { $0 + $1.duration + $1.delay }
+        return redirects.reduce(earlierAttempts + total) { $0 + ($1.total ?? .zero) }
     }
 }
 

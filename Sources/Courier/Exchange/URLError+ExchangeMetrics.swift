@@ -18,8 +18,9 @@ extension URLError {
     /// itself is the moment it took to refuse it.
     ///
     /// The same fields as a response's ``ResponseHead/metrics``: the phases the exchange
-    /// reached, ``ExchangeMetrics/total``, how long it ran until it failed, and the hops before
-    /// it when redirects were followed (``ExchangeMetrics/redirects``).
+    /// reached, ``ExchangeMetrics/total``, how long it ran until it failed, and the hops and
+    /// attempts before it when redirects were followed (``ExchangeMetrics/redirects``) or the
+    /// request was retried (``ExchangeMetrics/attempts``).
     /// ``APIError/metrics`` reads it for a transport failure.
     public var exchangeMetrics: ExchangeMetrics? {
         userInfo[Self.exchangeMetricsKey] as? ExchangeMetrics
@@ -34,10 +35,11 @@ extension URLError {
         return URLError(code, userInfo: info)
     }
 
-    /// This error, its metrics (if it carries any) after redirects from hops measured as `hops`.
-    func failing(after hops: [ExchangeMetrics]) -> URLError {
+    /// This error with the metrics it carries, if any, changed by `change`: the redirect and
+    /// retry layers add the hops and attempts before the one that failed.
+    func changingMetrics(_ change: (inout ExchangeMetrics) -> Void) -> URLError {
         guard var metrics = exchangeMetrics else { return self }
-        metrics.redirects = hops
+        change(&metrics)
         var info = userInfo
         info[Self.exchangeMetricsKey] = metrics
         return URLError(code, userInfo: info)

@@ -34,7 +34,7 @@ func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPol
                     (body, response) = try await send(current, currentUpload)
                 } catch let error as URLError where !hops.isEmpty {
                     // What the engine measured of the hop that failed, after the hops before it.
-                    throw error.failing(after: hops)
+                    throw error.changingMetrics { $0.redirects = hops }
                 }
                 guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else {
                     return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))

@@ -270,7 +270,7 @@ import Testing
         #expect(policies.streamingLayers.count == policies.layers.count)
         policies.totalDeadline = 5
         policies.cookies = CookieStore()
-        #expect(policies.streamingLayers.count == 5)
-        #expect(policies.layers.count == 5)
+        #expect(policies.streamingLayers.count == 6)
+        #expect(policies.layers.count == 6)
     }
 }
