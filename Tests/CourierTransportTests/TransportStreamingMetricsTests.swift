@@ -51,6 +51,21 @@ import Testing
     }
 
     @Test(arguments: TransportKind.configured)
+    func bothHalvesListTheAttemptsOfARetriedRequest(_ transport: TransportKind) async throws {
+        var policies = Policies()
+        policies.retries = RetryPolicy(maximumAttempts: 3, initialDelay: 0.01, jitter: 0)
+        let url = try sharedServer().url("/flaky/\(UUID().uuidString)/2?status=500")
+        try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
+            let (body, head) = try await streaming(URLRequest(url: url), nil)
+            #expect(head.statusCode == 200)
+            #expect(head.metrics.attempts.map(\.statusCode) == [500, 500])
+            _ = try await body.collect(upTo: 1 << 20)
+            #expect(body.metrics?.attempts == head.metrics.attempts)
+            #expect(body.metrics?.total != nil)
+        }
+    }
+
+    @Test(arguments: TransportKind.configured)
     func aBodyThatBreaksOffCarriesWhatWasMeasured(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let (body, head) = try await transport.streaming(URLRequest(url: server.url("/truncate/200000")), nil)

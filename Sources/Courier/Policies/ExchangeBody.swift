@@ -20,6 +20,10 @@ protocol ExchangeBody: Sendable {
     /// This body, answering after redirects from hops measured as `hops` (first to last), as
     /// ``ExchangeHead/redirected(after:)`` says of its head.
     func redirected(after hops: [ExchangeMetrics]) -> Self
+
+    /// This body, answering after `attempts` were retried, as ``ExchangeHead/retried(after:)``
+    /// says of its head.
+    func retried(after attempts: [ExchangeAttempt]) -> Self
 }
 
 extension Data: ExchangeBody {
@@ -31,4 +35,7 @@ extension Data: ExchangeBody {
 
     /// Bytes carry no metrics; the head carries the hops.
     func redirected(after hops: [ExchangeMetrics]) -> Data { self }
+
+    /// Bytes carry no metrics; the head carries the attempts.
+    func retried(after attempts: [ExchangeAttempt]) -> Data { self }
 }

@@ -47,7 +47,7 @@ extension StreamingLayers {
 }
 
 /// ``retrying(_:)`` over either kind of body.
-func retryLayer<Body: Sendable, Head: ExchangeHead>(
+func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
     _ policy: RetryPolicy,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -76,7 +76,9 @@ func retryLayer<Body: Sendable, Head: ExchangeHead>(
                               afterStatus: statusCode, retryAfter: response.fieldValue("Retry-After"), attempt: number,
                               elapsed: (clock.now - start).timeInterval, random: random(), now: Date()
                           )
-                    else { return (body, attempts.isEmpty ? response : response.retried(after: attempts)) }
+                    else {
+                        return attempts.isEmpty ? (body, response) : (body.retried(after: attempts), response.retried(after: attempts))
+                    }
                     // The body is dropped here; one still arriving is cancelled with it.
                     attempt = ExchangeAttempt(statusCode: statusCode, duration: clock.now - began, delay: .zero, metrics: response.hopMetrics)
                     wait = delay

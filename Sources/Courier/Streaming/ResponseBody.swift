@@ -38,6 +38,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
     private var chunkObserver: (@Sendable (Data?) -> Void)?
     /// The hops before this one, set by the redirect layer (see ``redirected(after:)``).
     private var redirectHops: [ExchangeMetrics] = []
+    /// The attempts before this one, set by the retry layer (see ``retried(after:)``).
+    private var earlierAttempts: [ExchangeAttempt] = []
 
     package init(_ storage: ResponseBodyStorage) {
         reader = Reader(storage)
@@ -59,10 +61,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// The response head comes first, so its ``ResponseHead/metrics`` stop at the first byte;
     /// these add what only the end tells: ``ExchangeMetrics/total`` and the bytes of the body.
     /// A reader that has read the body to its end (or caught its error) finds them set. Hops
-    /// before this one, when redirects were followed, are in ``ExchangeMetrics/redirects``.
+    /// before this one, when redirects were followed, are in ``ExchangeMetrics/redirects``, and
+    /// attempts before it, when the request was retried, in ``ExchangeMetrics/attempts``, as on
+    /// the head.
     public var metrics: ExchangeMetrics? {
         guard var metrics = reader.storage.metrics else { return nil }
         if !redirectHops.isEmpty { metrics.redirects = redirectHops }
+        if !earlierAttempts.isEmpty { metrics.attempts = earlierAttempts }
         return metrics
     }
 
@@ -71,6 +76,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
     package func redirected(after hops: [ExchangeMetrics]) -> ResponseBody {
         var body = self
         body.redirectHops = hops
+        return body
+    }
+
+    /// This body, answered after `attempts` were retried, as ``ResponseHead`` records them.
+    package func retried(after attempts: [ExchangeAttempt]) -> ResponseBody {
+        var body = self
+        body.earlierAttempts = attempts
         return body
     }
 
