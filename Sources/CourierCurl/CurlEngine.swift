@@ -56,9 +56,10 @@ struct CurlEngine: Sendable {
         return response
     }
 
-    /// One exchange whose head is returned as soon as it is complete, and whose body is read as
-    /// it arrives; `upload` is sent as libcurl asks for it.
-    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, URLResponse) {
+    /// One exchange whose head is returned as soon as it is complete, with what libcurl measured
+    /// up to it, and whose body is read as it arrives; the body's metrics are the whole
+    /// exchange's once it has ended. `upload` is sent as libcurl asks for it.
+    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
         let plan = try plan(for: request, upload: upload)
         let transfer = try makeTransfer(plan, streamsBody: true)
         let loop = self.loop
@@ -73,13 +74,12 @@ struct CurlEngine: Sendable {
         }
         transfer.streamBody(into: storage)
         let body = ResponseBody(storage)
-        guard case .head(let headerBytes) = try await perform(transfer),
-              let head = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data()),
-              let response = head.httpURLResponse
+        guard case .head(let headerBytes, let metrics) = try await perform(transfer),
+              let response = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data(), metrics: metrics)
         else {
             throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
         }
-        return (body, response)
+        return (body, response.head)
     }
 
     private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {

@@ -36,11 +36,10 @@ struct RequestCommand: AsyncParsableCommand {
             Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
             so -U and --noproxy need -x. A proxy's password is never printed.
 
-            -i prints `HTTP/1.1 <code> <reason>` (the version is not exposed through \
-            URLResponse, so it is always written as 1.1), then each header as the transport \
-            reports it, sorted by name (transports hand headers over as a dictionary: repeated \
-            fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
-            as on the wire.
+            -i prints `HTTP/1.1 <code> <reason>` (URLSession does not say which version it \
+            spoke, so it is written as 1.1 on both transports), then each header as the \
+            transport reports it, sorted by name, repeated fields joined with ", " as URLSession \
+            hands them over, then a blank line and the body; lines end in CRLF as on the wire.
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
@@ -53,14 +52,15 @@ struct RequestCommand: AsyncParsableCommand {
             %% a percent sign, \\n \\r \\t a newline, return and tab; an unknown variable writes \
             nothing and a warning on stderr. Variables: \(WriteOut.variables.joined(separator: ", ")). \
             Times are seconds with six decimals, from the start of the exchange, each phase added \
-            up over the redirects followed, as curl does. time_total is measured by courier \
-            around the whole exchange, on both transports. The other times, size_header, \
-            size_request, num_connects and the addresses come from libcurl: with --transport \
-            urlsession they are not measured and are written as curl writes a value it has not \
+            up over the redirects followed, as curl does; they are what the engine measured, \
+            read from the response (or, when the request fails after it started, from the \
+            error). With --transport urlsession only time_starttransfer and time_total are \
+            measured; the other times, size_header, size_request, num_connects and the \
+            addresses, which come from libcurl, are written as curl writes a value it has not \
             got (0, or empty for an address), and http_version is 0. size_download is the final \
             body as it came on the wire with curl (before decoding, as curl counts it) and as \
-            decoded with urlsession. With -o the body streams and no exchange metrics are kept: \
-            only http_code, url_effective, time_total and size_download (decoded) are measured.
+            decoded with urlsession. With -o the body streams, and its metrics are read once it \
+            has ended.
             """
     )
 
@@ -154,60 +154,43 @@ struct RequestCommand: AsyncParsableCommand {
             try await download(request, to: output, jar: jar, failure: failure)
             return
         }
-        let recorder = writeOut != nil ? ExchangeRecorder() : nil
-        let networking: Networking
+        let exchange: HTTPExchange
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport)
-            if let recorder {
-                networking = try transport.makeRecordingNetworking(policies: policies(cookies: jar?.store), curl: curl, recorder: recorder)
-            } else {
-                networking = try transport.makeNetworking(policies: policies(cookies: jar?.store), curl: curl)
-            }
+            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
         } catch {
             throw failure(error)
         }
         let body: Data
-        let response: URLResponse
-        let started = ContinuousClock.now
+        let head: Courier.ResponseHead
         do {
-            (body, response) = try await networking(request)
+            (body, head) = try await exchange(request)
         } catch {
-            let elapsed = ContinuousClock.now - started
             // curl writes its jar whatever the outcome: cookies from the hops before a failure
             // were set all the same.
             try jar?.save(method: method, url: target)
-            writeOutValues(recorder, elapsed: elapsed, response: nil, body: nil, url: target)
+            write(WriteOut.Values(failure: error, url: target))
             throw failure(error)
         }
-        let elapsed = ContinuousClock.now - started
         try jar?.save(method: method, url: target)
-        let http: HTTPURLResponse
+        let values = WriteOut.Values(head: head, metrics: head.metrics, httpVersion: try spokenVersion(of: head))
         do {
-            http = try checkedResponse(response, method: method, url: target)
+            try check(head, method: method, url: target)
         } catch {
-            writeOutValues(recorder, elapsed: elapsed, response: response as? HTTPURLResponse, body: body, url: target)
+            write(values)
             throw error
         }
-        var out = include ? ResponseHead(http).bytes : Data()
+        var out = include ? IncludedHead(head).bytes : Data()
         out.append(body)
         Terminal.writeOut(out)
-        writeOutValues(recorder, elapsed: elapsed, response: http, body: body, url: target)
+        write(values)
     }
 
-    /// Writes `-w`'s format, if given, for an exchange held whole (`recorder` saw its hops).
-    private func writeOutValues(_ recorder: ExchangeRecorder?, elapsed: Duration, response: HTTPURLResponse?, body: Data?, url target: URL) {
-        let hops = recorder?.hops ?? ExchangeRecorder.Hops()
-        var values = WriteOut.Values()
-        values.statusCode = response?.statusCode
-        values.httpVersion = response == nil ? nil : hops.httpVersion
-        values.effectiveURL = response?.url ?? hops.lastURL ?? target
-        values.total = elapsed
-        values.hops = hops.metrics
-        values.hopCount = hops.count
-        values.retries = hops.retries
-        values.decodedBodyBytes = body?.count
-        write(values)
+    /// The version the engine spoke, for `%{http_version}`: FoundationNetworking does not say,
+    /// and its head reads as HTTP/1.1 whatever it spoke, so nil on URLSession.
+    private func spokenVersion(of head: Courier.ResponseHead) throws -> String? {
+        try resolvedTransport() == .curl ? head.httpVersion.description : nil
     }
 
     private func write(_ values: WriteOut.Values) {
@@ -236,28 +219,33 @@ struct RequestCommand: AsyncParsableCommand {
             throw failure(error)
         }
         let body: ResponseBody
-        let response: URLResponse
+        let head: Courier.ResponseHead
         let started = ContinuousClock.now
-        // Streamed exchanges keep no metrics: what -w gets is measured here.
         var values = WriteOut.Values()
         values.effectiveURL = target
+        var streamed: (body: ResponseBody, head: Courier.ResponseHead)?
         defer {
+            // A body's metrics are the whole exchange's once its transfer ended; until then (a
+            // body cut short here) the head's stand, with the tool's own total.
+            if let streamed, let metrics = streamed.body.metrics {
+                values.hops = WriteOut.Values(head: streamed.head, metrics: metrics, httpVersion: nil).hops
+            }
             values.total = ContinuousClock.now - started
             write(values)
         }
         do {
-            (body, response) = try await streaming(request, nil)
+            (body, head) = try await streaming(request, nil)
         } catch {
             meter?.finish()
             try jar?.save(method: method, url: target)
+            values = WriteOut.Values(failure: error, url: target)
             throw failure(error)
         }
-        values.statusCode = (response as? HTTPURLResponse)?.statusCode
-        values.effectiveURL = response.url ?? target
+        streamed = (body, head)
+        values = WriteOut.Values(head: head, metrics: head.metrics, httpVersion: try spokenVersion(of: head))
         try jar?.save(method: method, url: target)
-        let http: HTTPURLResponse
         do {
-            http = try checkedResponse(response, method: method, url: target)
+            try check(head, method: method, url: target)
         } catch {
             meter?.finish()
             throw error
@@ -274,7 +262,7 @@ struct RequestCommand: AsyncParsableCommand {
         let limit = maximumBodyBytes
         var written = 0
         do {
-            if include { try file.write(ResponseHead(http).bytes) }
+            if include { try file.write(IncludedHead(head).bytes) }
             for try await chunk in body {
                 written += chunk.count
                 guard written <= limit else {
@@ -284,7 +272,7 @@ struct RequestCommand: AsyncParsableCommand {
                     ])
                 }
                 try file.write(chunk)
-                values.decodedBodyBytes = written
+                values.receivedBodyBytes = written
             }
             meter?.finish()
         } catch let error as FileDescriptorOutput.Failure {
@@ -299,19 +287,12 @@ struct RequestCommand: AsyncParsableCommand {
         }
     }
 
-    /// The response as HTTP, after `--fail`: exits 1 for a response that is not HTTP and 22
-    /// for a status of 400 or above under `--fail`.
-    private func checkedResponse(_ response: URLResponse, method: String, url target: URL) throws -> HTTPURLResponse {
-        guard let http = response as? HTTPURLResponse else {
-            Terminal.errorLine(APIError(kind: .notHTTP, method: method, url: target).description)
-            throw ExitCode(1)
-        }
-        if fail, http.statusCode >= 400 {
-            let kind = APIError.kind(forStatusCode: http.statusCode) ?? .unexpectedStatus(statusCode: http.statusCode)
-            Terminal.errorLine(APIError(kind: kind, method: method, url: target, response: http).description)
-            throw ExitCode(22)
-        }
-        return http
+    /// Exits 22 for a status of 400 or above under `--fail`.
+    private func check(_ head: Courier.ResponseHead, method: String, url target: URL) throws {
+        guard fail, head.statusCode >= 400 else { return }
+        let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
+        Terminal.errorLine(APIError(kind: kind, method: method, url: target, head: head).description)
+        throw ExitCode(22)
     }
 
     /// The tool's `User-Agent`, the same on both transports.

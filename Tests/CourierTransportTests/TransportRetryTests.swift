@@ -170,11 +170,11 @@ import Testing
                 continuation.finish()
             }
             let (_, streamedResponse) = try await retrying.streaming(request, .stream(chunks))
-            #expect((streamedResponse as? HTTPURLResponse)?.statusCode == 503)
+            #expect(streamedResponse.statusCode == 503)
 
             request.url = server.url("/flaky/\(dataKey)/1")
             let (body, response) = try await retrying.streaming(request, .data(Data("in memory".utf8)))
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             var received = Data()
             for try await chunk in body { received.append(chunk) }
             #expect(try echo(received).bodyData == Data("in memory".utf8))
@@ -189,7 +189,7 @@ import Testing
         let key = Self.key()
         try await transport.withRetryingTransport(policies: Self.policies()) { retrying in
             let (body, response) = try await retrying.streaming(URLRequest(url: server.url("/flaky/\(key)/2?status=500")), nil)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             var received = Data()
             for try await chunk in body { received.append(chunk) }
             #expect(try echo(received).path == "/flaky/\(key)/2")

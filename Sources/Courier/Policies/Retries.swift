@@ -47,7 +47,7 @@ extension StreamingLayers {
 }
 
 /// ``retrying(_:)`` over either kind of body.
-func retryLayer<Body: Sendable, Head: ExchangeHead>(
+func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
     _ policy: RetryPolicy,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -76,7 +76,9 @@ func retryLayer<Body: Sendable, Head: ExchangeHead>(
                               afterStatus: statusCode, retryAfter: response.fieldValue("Retry-After"), attempt: number,
                               elapsed: (clock.now - start).timeInterval, random: random(), now: Date()
                           )
-                    else { return (body, attempts.isEmpty ? response : response.retried(after: attempts)) }
+                    else {
+                        return attempts.isEmpty ? (body, response) : (body.retried(after: attempts), response.retried(after: attempts))
+                    }
                     // The body is dropped here; one still arriving is cancelled with it.
                     attempt = ExchangeAttempt(statusCode: statusCode, duration: clock.now - began, delay: .zero, metrics: response.hopMetrics)
                     wait = delay
@@ -84,9 +86,12 @@ func retryLayer<Body: Sendable, Head: ExchangeHead>(
                     guard let delay = policy.delay(
                         afterFailure: error.code, attempt: number, elapsed: (clock.now - start).timeInterval, random: random()
                     ) else {
-                        throw attempts.isEmpty ? error : error.afterAttempts(number, for: request)
+                        // What the engine measured of the last attempt, after the attempts before it.
+                        throw attempts.isEmpty ? error : error.afterAttempts(number, for: request).changingMetrics { $0.attempts = attempts }
                     }
-                    attempt = ExchangeAttempt(errorCode: error.code, duration: clock.now - began, delay: .zero)
+                    attempt = ExchangeAttempt(
+                        errorCode: error.code, duration: clock.now - began, delay: .zero, metrics: error.exchangeMetrics
+                    )
                     wait = delay
                 }
                 let pause = Duration.milliseconds(Int64((wait.boundedPause * 1000).rounded(.up)))

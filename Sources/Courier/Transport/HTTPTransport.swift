@@ -15,7 +15,7 @@ public protocol HTTPTransport: Sendable {
     var policies: Policies { get }
     /// The engine with the policy layers over it, answering with Courier's own head.
     var exchange: HTTPExchange { get }
-    /// The streaming engine with the policy layers over it.
+    /// The streaming engine with the policy layers over it, answering with Courier's own head.
     var streaming: StreamingNetworking { get }
     /// This transport as a ``Networking`` value.
     var networking: Networking { get }
@@ -64,7 +64,8 @@ extension HTTPTransport {
     /// returns its URL, as URLSession's `download(for:)` does.
     ///
     /// The body is written a chunk at a time as it arrives through ``streaming``, and is bounded
-    /// by ``Policies/maximumResponseBytes`` as that is. The file is the caller's to move or
+    /// by ``Policies/maximumResponseBytes`` as that is. The `URLResponse` is built from the
+    /// response's head once the body is written. The file is the caller's to move or
     /// delete; when the download fails or its task is cancelled, it is removed before the error
     /// is thrown.
     ///

@@ -202,8 +202,19 @@ extension URLSession {
         return URLSessionTransport.Exchange(request: request, tasks: tasks)
     }
 
-    /// Runs `exchange`'s task and returns what it answered.
+    /// Runs `exchange`'s task and returns what it answered. A failure carries what could be
+    /// measured around the task until then (``Foundation/URLError/exchangeMetrics``).
     func perform(
+        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
+        do {
+            return try await run(exchange, delegate: delegate)
+        } catch let error as URLError {
+            throw error.carrying(exchange.measuredSoFar)
+        }
+    }
+
+    private func run(
         _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
         let request = exchange.request

@@ -1,22 +1,20 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// The `-i` block: status line, header fields, blank line, in the wire's CRLF form.
-struct ResponseHead {
+struct IncludedHead {
     var statusCode: Int
     var fields: [(name: String, value: String)]
 
-    init(_ response: HTTPURLResponse) {
-        statusCode = response.statusCode
-        // `allHeaderFields` is a dictionary, so arrival order is gone; sorting makes the output
-        // the same on every run and on both transports.
-        fields = response.allHeaderFields.compactMap { key, value in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    init(_ head: ResponseHead) {
+        statusCode = head.statusCode
+        // One line per name, repeated values joined, as URLSession reports them, so both
+        // transports write the same block; sorted, since URLSession keeps no arrival order.
+        fields = head.headerFields.joined.map { ($0.key, $0.value) }
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     var statusLine: String {
