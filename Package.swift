@@ -190,14 +190,24 @@ let package = Package(
         ),
         // Helpers shared by test targets; a plain target, so it is never a product.
         .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/CourierTestSupport"),
+        // Real HTTP and SOCKS5 proxies on loopback for the routing tests; never a product.
+        .target(
+            name: "CourierProxyTestSupport",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/CourierProxyTestSupport"
+        ),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestSupport"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
-        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer", "CourierTestSupport"]),
+        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]
         ),
         .testTarget(
             name: "CourierTransportTests",

@@ -18,7 +18,6 @@ extension CurlTransport.Configuration {
     /// | `curl.verifiesPeer` | bool | `true` | `true`, `false` | `verifiesPeer` |
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
-    /// | `curl.proxy` | string, secret | no proxy | a proxy URL, e.g. `http://proxy:3128` | `proxy` |
     /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
@@ -29,14 +28,23 @@ extension CurlTransport.Configuration {
     /// | `tls.pinnedPublicKey` | string | none | `sha256//<base64>`, several joined by `;`, or a path to a public key | `pinnedPublicKey` |
     /// | `tls.minimumVersion` | string | `1.2` | `1.2`, `1.3` | `minimumTLSVersion` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
+    /// | `proxy` | string, secret | no proxy | a proxy URL (`http`, `https`, `socks4`, `socks4a`, `socks5`, `socks5h`), or `environment` | `proxy` |
+    /// | `proxyUser` | string, secret | none | `user:password`, with `proxy` a URL | `proxy.credentials` |
+    /// | `noProxy` | string list | none | host names, addresses, CIDR ranges, `*`, with `proxy` a URL | `proxy.noProxy` |
+    /// | `unixSocketPath` | string | TCP | a Unix domain socket's path | `unixSocketPath` |
+    /// | `resolve` | string list | DNS | `host:port:address[,address…]`, as curl's `--resolve` | `resolve` |
+    /// | `connectTo` | string list | none | `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`, as curl's `--connect-to` | `connectTo` |
     ///
     /// The `http` and `tls` keys are shared: `URLSessionTransport` cannot honour them, and
-    /// `Transport.makeTransport(config:)` refuses a configuration that asks it to
-    /// with `RequestError.unsupportedOption`. A passphrase without a certificate, or a key
-    /// without one, is an error rather than ignored.
+    /// ``Transport/makeTransport(config:)`` refuses a configuration that asks it to with
+    /// `RequestError.unsupportedOption`. A passphrase without a certificate, or a key without
+    /// one, is an error rather than ignored.
     ///
-    /// An empty string counts as absent. `curl.proxy` is read as a secret, since a proxy URL
-    /// may carry credentials: access logs redact it and errors never quote it.
+    /// An empty string counts as absent. `proxy` and `proxyUser` are read as secrets, since
+    /// they may carry credentials: access logs redact them and errors never quote them. The
+    /// routing keys (`proxy` to `connectTo`) are not under `curl`: whichever transport is
+    /// chosen must honour them, and ``Transport/makeTransport(config:)`` refuses them for
+    /// `urlsession`. `curl.proxy`, their predecessor, is refused with an error naming `proxy`.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
     ///   accepts, when a value is of the wrong type or out of range.
@@ -59,7 +67,7 @@ extension CurlTransport.Configuration {
         verifiesPeer = try reader.bool("curl.verifiesPeer", default: verifiesPeer)
         verifiesHost = try reader.bool("curl.verifiesHost", default: verifiesHost)
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
-        proxy = try reader.string("curl.proxy", isSecret: true, accepted: "a proxy URL such as http://proxy:3128") ?? proxy
+        try RouteKeys.read(reader, into: &self)
         userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
         try readHTTPVersionAndTLS(reader)
     }

@@ -18,6 +18,15 @@ extension Policies {
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
     /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
+    /// | `retries.maximumAttempts` | int | `1` (no retries) | 1 or more | `retries.maximumAttempts` |
+    /// | `retries.initialDelay` | double, seconds | `0.5` | 0 or more | `retries.initialDelay` |
+    /// | `retries.multiplier` | double | `2` | 1 or more | `retries.multiplier` |
+    /// | `retries.maximumDelay` | double, seconds | `30` | 0 or more | `retries.maximumDelay` |
+    /// | `retries.jitter` | double | `0.5` | 0...1 | `retries.jitter` |
+    /// | `retries.maximumTime` | double, seconds | no limit | above 0 | `retries.maximumRetryTime` |
+    /// | `retries.maximumRetryAfter` | double, seconds | `60` | 0 or more | `retries.maximumRetryAfter` |
+    /// | `retries.statusCodes` | int list | `408, 429, 500, 502, 503, 504` | 100...599 each | `retries.retryableStatusCodes` |
+    /// | `retries.anyMethod` | bool | `false` | `true`, `false` | `retries.retriesAnyMethod` |
     ///
     /// A list is an array in a file and comma-separated in the environment. See
     /// ``Transport/makeNetworking(config:)`` for every key of every transport.
@@ -62,5 +71,6 @@ extension Policies {
         if try reader.bool("cookies.enabled", default: false) {
             cookies = CookieStore()
         }
+        retries = try RetryPolicy(reading: reader, over: retries)
     }
 }

@@ -60,12 +60,26 @@ extension Transport {
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
     /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
+    /// | `courier.retries.maximumAttempts` | `COURIER_RETRIES_MAXIMUM_ATTEMPTS` | int | `1` (no retries) | 1 or more |
+    /// | `courier.retries.initialDelay` | `COURIER_RETRIES_INITIAL_DELAY` | double, seconds | `0.5` | 0 or more |
+    /// | `courier.retries.multiplier` | `COURIER_RETRIES_MULTIPLIER` | double | `2` | 1 or more |
+    /// | `courier.retries.maximumDelay` | `COURIER_RETRIES_MAXIMUM_DELAY` | double, seconds | `30` | 0 or more |
+    /// | `courier.retries.jitter` | `COURIER_RETRIES_JITTER` | double | `0.5` | 0...1 |
+    /// | `courier.retries.maximumTime` | `COURIER_RETRIES_MAXIMUM_TIME` | double, seconds | no limit | above 0 |
+    /// | `courier.retries.maximumRetryAfter` | `COURIER_RETRIES_MAXIMUM_RETRY_AFTER` | double, seconds | `60` | 0 or more |
+    /// | `courier.retries.statusCodes` | `COURIER_RETRIES_STATUS_CODES` | int list | `408,429,500,502,503,504` | 100...599 each |
+    /// | `courier.retries.anyMethod` | `COURIER_RETRIES_ANY_METHOD` | bool | `false` | `true` retries every method, not only idempotent ones |
     /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.curl.connectTimeout` | `COURIER_CURL_CONNECT_TIMEOUT` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` |
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
     /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
-    /// | `courier.curl.proxy` | `COURIER_CURL_PROXY` | string, secret | no proxy | a proxy URL |
+    /// | `courier.proxy` | `COURIER_PROXY` | string, secret | no proxy | a proxy URL, or `environment`; `curl` only |
+    /// | `courier.proxyUser` | `COURIER_PROXY_USER` | string, secret | none | `user:password`; `curl` only |
+    /// | `courier.noProxy` | `COURIER_NO_PROXY` | string list | none | hosts, addresses, CIDR ranges; `curl` only |
+    /// | `courier.unixSocketPath` | `COURIER_UNIX_SOCKET_PATH` | string | TCP | a socket's path; `curl` only |
+    /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
+    /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
     /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
     /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
@@ -83,7 +97,7 @@ extension Transport {
     /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
     /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
-    /// The `redirects`, `timeouts` and `limits` keys are the ``Courier/Policies`` both
+    /// The `redirects`, `timeouts`, `limits`, `cookies` and `retries` keys are the ``Courier/Policies`` both
     /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
     /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
     /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are
@@ -92,14 +106,16 @@ extension Transport {
     /// file and comma-separated in the environment; a bool in the environment may also be
     /// `yes`, `no`, `1` or `0`. Booleans and numbers in a JSON file are JSON's own, not strings.
     ///
-    /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession` chosen, any of
-    /// them set (but `automatic` and `1.2`, which it does anyway) fails with
-    /// `RequestError.unsupportedOption` naming the key, before any request is sent.
+    /// The routing keys (`courier.proxy` to `courier.connectTo`) say where requests go, so they
+    /// are not an engine's own: with `urlsession`, which cannot honour them, setting any of
+    /// them fails with `RequestError.unsupportedOption` rather than send requests elsewhere.
+    /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession`, any of them
+    /// set (but `automatic` and `1.2`, which it does anyway) fails the same way, naming the key.
     ///
     /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
-    ///   what it accepts), `RequestError.unsupportedOption` for a shared key the chosen
-    ///   transport cannot honour, and what the transport's initializer throws.
+    ///   what it accepts), `RequestError.unsupportedOption` for a routing, `http` or `tls` key
+    ///   with `urlsession`, and what the transport's initializer throws.
     public static func makeNetworking(config: ConfigReader) throws -> Networking {
         try makeTransport(config: config).networking
     }
@@ -112,6 +128,9 @@ extension Transport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
+        if transport == .urlSession, let (key, option) = RouteKeys.firstSet(in: SettingReader(config)) {
+            throw RequestError.unsupportedOption("\(option) (\(key))", transport: "URLSessionTransport", supportedBy: "CurlTransport")
+        }
         if transport == .urlSession, let refusal = curl.refusalOnURLSession(SettingReader(config)) {
             throw refusal
         }

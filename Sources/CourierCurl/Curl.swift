@@ -201,6 +201,13 @@ package enum Curl {
         static let bufferSize = EasyOption(CURLOPT_BUFFERSIZE, "CURLOPT_BUFFERSIZE")
         static let progressFunction = EasyOption(CURLOPT_XFERINFOFUNCTION, "CURLOPT_XFERINFOFUNCTION")
         static let progressData = EasyOption(CURLOPT_XFERINFODATA, "CURLOPT_XFERINFODATA")
+        // Where a request goes: proxies, Unix sockets, DNS overrides (CurlTransport+Route.swift).
+        static let proxyUsername = EasyOption(CURLOPT_PROXYUSERNAME, "CURLOPT_PROXYUSERNAME")
+        static let proxyPassword = EasyOption(CURLOPT_PROXYPASSWORD, "CURLOPT_PROXYPASSWORD")
+        static let noProxy = EasyOption(CURLOPT_NOPROXY, "CURLOPT_NOPROXY")
+        static let unixSocketPath = EasyOption(CURLOPT_UNIX_SOCKET_PATH, "CURLOPT_UNIX_SOCKET_PATH")
+        static let resolve = EasyOption(CURLOPT_RESOLVE, "CURLOPT_RESOLVE")
+        static let connectTo = EasyOption(CURLOPT_CONNECT_TO, "CURLOPT_CONNECT_TO")
         // HTTP/2 and TLS identity (CurlEasyHandle+HTTPVersionAndTLS.swift).
         static let httpVersion = EasyOption(CURLOPT_HTTP_VERSION, "CURLOPT_HTTP_VERSION")
         static let pipeWait = EasyOption(CURLOPT_PIPEWAIT, "CURLOPT_PIPEWAIT")
@@ -323,6 +330,38 @@ package enum Curl {
         var value = 0
         guard ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &value) == CURLE_OK else { return 0 }
         return Int32(truncatingIfNeeded: value)
+    }
+
+    /// CURLINFO_HTTP_CONNECTCODE: the status a proxy answered CONNECT with, 0 when there was none.
+    static func proxyConnectStatus(_ easy: EasyPointer) -> Int {
+        long(easy, CURLINFO_HTTP_CONNECTCODE) ?? 0
+    }
+
+    /// CURLINFO_PROXY_ERROR: libcurl's detail for a `CURLE_PROXY` failure (SOCKS, mostly).
+    static func proxyError(_ easy: EasyPointer) -> ProxyError {
+        guard let value = long(easy, CURLINFO_PROXY_ERROR) else { return .other }
+        switch CURLproxycode(UInt32(truncatingIfNeeded: value)) {
+        case CURLPX_USER_REJECTED, CURLPX_NO_AUTH, CURLPX_RECV_AUTH, CURLPX_SEND_AUTH: return .authentication
+        case CURLPX_RESOLVE_HOST: return .unresolvedTarget
+        case CURLPX_REPLY_CONNECTION_REFUSED, CURLPX_REPLY_HOST_UNREACHABLE, CURLPX_REPLY_NETWORK_UNREACHABLE,
+             CURLPX_REPLY_TTL_EXPIRED:
+            return .unreachableTarget
+        case CURLPX_REPLY_NOT_ALLOWED: return .refusedByRule
+        default: return .other
+        }
+    }
+
+    /// The `CURLproxycode` families CourierCurl tells apart.
+    enum ProxyError: Sendable, Equatable {
+        /// The proxy wants credentials, or refused the ones given.
+        case authentication
+        /// A SOCKS proxy could not resolve the target's name (socks5h), or libcurl could not (socks5).
+        case unresolvedTarget
+        /// The proxy could not reach the target: refused, unreachable or timed out.
+        case unreachableTarget
+        /// The proxy's rules forbid this target.
+        case refusedByRule
+        case other
     }
 
     /// What libcurl measured of one transfer, as it reports it: times in microseconds from the

@@ -10,13 +10,18 @@ final class CurlEasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Decides, per request, whether it waits to share a connection (`CURLOPT_PIPEWAIT`).
     private let httpVersion: CurlTransport.HTTPVersionPreference
+    /// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists, which libcurl reads without
+    /// copying, kept for as long as the handle.
+    private var routeLists: [CurlHeaderList] = []
+    /// The `CURLOPT_UNIX_SOCKET_PATH` last set, so it is set again only when a request changes it.
+    private var socketPath: String?
 
     /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
     /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
     /// signals in a multithreaded process, no scheme but http and https (on redirects too), no
     /// redirect followed inside libcurl (the transport follows them so that it can strip
     /// credentials across origins), no credentials from `~/.netrc`, and no proxy from the
-    /// environment unless the configuration names one.
+    /// environment unless the configuration asks for it (see CurlEasyHandle+Route.swift).
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         pointer = try Curl.easyInit()
         httpVersion = configuration.httpVersion
@@ -28,7 +33,7 @@ final class CurlEasyHandle {
         try Curl.allowOnlyHTTP(easy)
         try Curl.set(easy, .followLocation, 0)
         try Curl.set(easy, .netrc, Curl.netrcIgnored)
-        try Curl.set(easy, .proxy, configuration.proxy ?? "")
+        routeLists = try Self.applyRoute(configuration, to: easy)
         try Curl.set(easy, .sslVerifyPeer, configuration.verifiesPeer ? 1 : 0)
         try Curl.set(easy, .sslVerifyHost, configuration.verifiesHost ? 2 : 0)
         if let path = configuration.caBundlePath {
@@ -74,7 +79,11 @@ final class CurlEasyHandle {
         let easy = pointer
         let plan = transfer.plan
         errorBuffer[0] = 0
-        try Curl.set(easy, .url, plan.url.absoluteString)
+        try Curl.set(easy, .url, plan.wireURL.absoluteString)
+        if plan.unixSocketPath != socketPath {
+            try Self.setUnixSocketPath(plan.unixSocketPath, on: easy)
+            socketPath = plan.unixSocketPath
+        }
         // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
         // announced as Content-Length, or chunked when a stream's size is unknown.
         switch plan.shape {

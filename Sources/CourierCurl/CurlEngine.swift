@@ -23,6 +23,9 @@ struct CurlEngine: Sendable {
     let transferIDs = TransferIDs()
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
+        if let problem = RouteCheck.problem(with: configuration) {
+            throw CurlError(kind: .option, curlCode: 0, message: problem)
+        }
         self.configuration = configuration
         bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
         loop = try CurlEventLoop(configuration: configuration)
@@ -53,9 +56,10 @@ struct CurlEngine: Sendable {
         return response
     }
 
-    /// One exchange whose head is returned as soon as it is complete, and whose body is read as
-    /// it arrives; `upload` is sent as libcurl asks for it.
-    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, URLResponse) {
+    /// One exchange whose head is returned as soon as it is complete, with what libcurl measured
+    /// up to it, and whose body is read as it arrives; the body's metrics are the whole
+    /// exchange's once it has ended. `upload` is sent as libcurl asks for it.
+    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
         let plan = try plan(for: request, upload: upload)
         let transfer = try makeTransfer(plan, streamsBody: true)
         let loop = self.loop
@@ -70,21 +74,25 @@ struct CurlEngine: Sendable {
         }
         transfer.streamBody(into: storage)
         let body = ResponseBody(storage)
-        guard case .head(let headerBytes) = try await perform(transfer),
-              let head = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data()),
-              let response = head.httpURLResponse
+        guard case .head(let headerBytes, let metrics) = try await perform(transfer),
+              let response = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data(), metrics: metrics)
         else {
             throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
         }
-        return (body, response)
+        return (body, response.head)
     }
 
     private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
         try request.validateForSending(uploading: upload)
         try Self.refuseBodyOnGET(request, upload: upload)
-        let url = try Self.checkedURL(request)
+        let (url, socketRoute) = try Self.checkedURL(request)
         if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
-        return CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
+        var plan = CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
+        if let route = socketRoute {
+            plan.wireURL = route.url
+            plan.unixSocketPath = route.socketPath
+        }
+        return plan
     }
 
     private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> CurlTransfer {
@@ -121,16 +129,23 @@ struct CurlEngine: Sendable {
 
     /// URLSession's answers for URLs it cannot send: no URL or no host → `.badURL`, a scheme
     /// other than http/https → `.unsupportedURL`.
-    private static func checkedURL(_ request: URLRequest) throws(URLError) -> URL {
+    /// For an `http+unix` or `https+unix` URL, also the socket and the URL to send over it.
+    private static func checkedURL(_ request: URLRequest) throws(URLError) -> (URL, (socketPath: String, url: URL)?) {
         guard let url = request.url else { throw URLError(.badURL, "the request has no URL", url: nil) }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
+            if url.namesUnixSocket {
+                guard let route = url.unixSocketRoute else {
+                    throw URLError(.badURL, "the \(url.scheme ?? "http+unix") URL names no socket path as its host", url: url)
+                }
+                return (url, route)
+            }
+            throw URLError(.unsupportedURL, "only http, https, http+unix and https+unix URLs are sent", url: url)
         }
         // Percent-encoded: only emptiness matters here, and decoding costs a microsecond a request.
         guard let host = url.host(percentEncoded: true), !host.isEmpty else {
             throw URLError(.badURL, "the URL has no host", url: url)
         }
-        return url
+        return (url, nil)
     }
 
     /// URLSession, on Darwin and Linux, refuses a GET that carries a body with

@@ -87,7 +87,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// caller that reads them after its request returns sees its own transfer gone.
     private var endedTransfers: [(CurlTransfer, CurlTransfer.State.Action)] = []
     /// Counts `curl_multi_perform` calls, so that a transfer ending can tell whether libcurl ran
-    /// it at all (see ``recordMetrics(of:handle:)``).
+    /// it at all (see ``recordMetrics(of:handle:finished:)``).
     private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
@@ -301,6 +301,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         guard let context = Curl.privateData(easy) else { return }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
         transfer.flushStreamedBody()
+        if let handle = transfer.withState({ $0.handle }) { recordMetrics(of: transfer, handle: handle, finished: true) }
         let failure = failure(of: transfer, code: code, easy: easy)
         perform(transfer.withState { $0.completed(failure) }, for: transfer)
     }
@@ -321,10 +322,22 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             return timeout.urlError(code: .timedOut, url: url)
         }
         let libcurlSaid = transfer.withState { $0.handle }?.errorMessage ?? Curl.message(forCode: code)
-        var message = CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
+        let proxy = transfer.plan.proxy
+        if proxy.isEnabled, transfer.plan.unixSocketPath == nil {
+            let outcome = CurlError.ProxyOutcome(
+                code: code, libcurlSaid: libcurlSaid,
+                connectStatus: Curl.proxyConnectStatus(easy), proxyError: Curl.proxyError(easy)
+            )
+            if let (urlCode, error) = CurlError.proxyFailure(outcome, proxy: proxy) {
+                return error.urlError(code: urlCode, url: url)
+            }
+        }
+        var message = proxy.redacting(
+            CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
+        )
         var urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy))
         if let tls = CurlError.tlsFailure(curlCode: code, libcurlSaid: libcurlSaid) {
-            (urlCode, message) = (tls.code, tls.message)
+            (urlCode, message) = (tls.code, proxy.redacting(tls.message))
         }
         let error = CurlError(kind: .transfer, curlCode: code, message: message)
         return error.urlError(code: urlCode, url: url)
@@ -380,9 +393,12 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// cancelled, timed out), once. Only if libcurl ran it: `curl_multi_perform` resets a
     /// handle's measurements when it starts a transfer, so before that they are the previous
     /// transfer's.
-    private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle) {
+    ///
+    /// `finished`: libcurl reported the transfer done (``finish(easy:code:)`` reads the metrics
+    /// first); anywhere else the transfer was stopped before its end.
+    private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle, finished: Bool = false) {
         guard transfer.metrics == nil, let started = transfer.startTurn, turn != started else { return }
-        transfer.recordMetrics(Curl.transferInfo(handle.pointer))
+        transfer.recordMetrics(Curl.transferInfo(handle.pointer), finished: finished)
     }
 
     private func resumeEndedTransfers() {

@@ -18,6 +18,13 @@ struct CurlRequestPlan: Sendable {
     }
 
     var url: URL
+    /// What libcurl is given as `CURLOPT_URL`: `url`, or for an `http+unix` URL the `http` URL
+    /// sent over its socket.
+    var wireURL: URL
+    /// `CURLOPT_UNIX_SOCKET_PATH`: the socket an `http+unix` URL names, else the transport's.
+    var unixSocketPath: String?
+    /// The transport's proxy, which a failure is told against (see ``CurlError/proxyFailure(_:proxy:)``).
+    var proxy: CurlTransport.Proxy
     var shape: Shape
     var body: Data
     /// A body produced while it is sent: an ``Courier/UploadBody`` given to the streaming API,
@@ -66,6 +73,9 @@ extension CurlRequestPlan {
             }
         }
         self.url = url
+        wireURL = url
+        unixSocketPath = configuration.unixSocketPath
+        proxy = configuration.proxy
         self.body = body
         self.upload = stream
         uploadLength = stream.map { $0.length ?? Self.declaredLength(request) ?? -1 } ?? Int64(body.count)

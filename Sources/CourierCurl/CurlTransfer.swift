@@ -6,7 +6,7 @@ import Courier
 struct CurlExchange: Sendable {
     var headerBytes: [UInt8]
     var body: Data
-    /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:)``).
+    /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:finished:)``).
     var metrics = ExchangeMetrics()
 }
 
@@ -14,8 +14,9 @@ struct CurlExchange: Sendable {
 enum CurlTransferOutcome: Sendable {
     /// The transfer completed and its body was collected.
     case exchange(CurlExchange)
-    /// The final response's head arrived; the body streams through the transfer's reader.
-    case head(headerBytes: [UInt8])
+    /// The final response's head arrived, with what libcurl had measured up to it; the body
+    /// streams through the transfer's reader.
+    case head(headerBytes: [UInt8], metrics: ExchangeMetrics)
 }
 
 /// The Swift side of one easy-handle transfer: its plan, its lifecycle (``CurlTransferState``,
@@ -47,7 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     var easy: Curl.EasyPointer?
     /// The event loop's turn when the handle joined the multi handle (see
-    /// ``CurlEventLoop/recordMetrics(of:handle:)``).
+    /// ``CurlEventLoop/recordMetrics(of:handle:finished:)``).
     var startTurn: UInt64?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
@@ -73,6 +74,8 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var metrics: ExchangeMetrics?
     /// Decoded bytes of a streamed body handed to its reader, for ``metrics``.
     private var streamedBodyBytes = 0
+    /// What libcurl had measured when a streamed body's head was handed over.
+    private var headMetrics = ExchangeMetrics()
     /// Set when a callback stopped the transfer because a limit was passed.
     private(set) var exceededLimit: CurlError?
     /// Set when producing a streamed upload (`URLRequest.httpBodyStream` included) failed and
@@ -82,6 +85,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
     private var lastActivity = ContinuousClock.now
+    /// When the handle was configured for this transfer, which libcurl's times count from.
+    private var configuredAt: ContinuousClock.Instant?
     /// Whether libcurl has called the progress callback yet: it does not while the transfer
     /// waits in its queue for a free connection.
     private var hasProgressed = false
@@ -135,8 +140,8 @@ final class CurlTransfer: @unchecked Sendable {
         if let (continuation, resumption) = action.resume { resume(continuation, resumption) }
         if let (continuation, resumption) = action.violationResume { resume(continuation, resumption) }
         switch action.body {
-        case .finish?: bodyStorage?.finish(trailerFields: trailerFields)
-        case .fail(let error)?: bodyStorage?.fail(error)
+        case .finish?: bodyStorage?.finish(trailerFields: trailerFields, metrics: metrics)
+        case .fail(let error)?: bodyStorage?.fail(carrying(metrics, on: error), metrics: metrics)
         case nil: break
         }
     }
@@ -144,8 +149,9 @@ final class CurlTransfer: @unchecked Sendable {
     private func resume(_ continuation: UnsafeContinuation<CurlTransferOutcome, any Error>, _ resumption: State.Resumption) {
         switch resumption {
         case .exchange: continuation.resume(returning: .exchange(takeExchange()))
-        case .head: continuation.resume(returning: .head(headerBytes: headerBytes))
-        case .failure(let error): continuation.resume(throwing: error)
+        case .head: continuation.resume(returning: .head(headerBytes: headerBytes, metrics: headMetrics))
+        // Read at the transfer's end, before the awaiting task is resumed (see recordMetrics).
+        case .failure(let error): continuation.resume(throwing: carrying(metrics, on: error))
         }
     }
 
@@ -165,9 +171,18 @@ final class CurlTransfer: @unchecked Sendable {
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
     /// called once by the event loop when the transfer ends, before its handle runs another and
     /// before the awaiting task is resumed.
-    func recordMetrics(_ info: Curl.TransferInfo) {
+    ///
+    /// libcurl brings its total up to date when it finishes a transfer, and otherwise only when
+    /// bytes move or its progress meter ticks, so a transfer stopped here before its end
+    /// (`finished` false: cancelled, overdue, shut down) would report the total of its last
+    /// tick; its total is then the time since the handle was configured, when that is longer.
+    func recordMetrics(_ info: Curl.TransferInfo, finished: Bool) {
         let decoded = bodyStorage != nil ? streamedBodyBytes : (pooledBody == nil ? body.count : pooledCount)
-        metrics = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        var measured = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        if !finished, let configuredAt {
+            measured.total = max(measured.total ?? .zero, ContinuousClock.now - configuredAt)
+        }
+        metrics = measured
     }
 
     /// Moves the body into a pooled buffer of at least `byteCount` bytes, copying what arrived so
@@ -216,6 +231,7 @@ final class CurlTransfer: @unchecked Sendable {
         if bodyStorage != nil, Self.isEmptyLine(line), let status = CurlResponseHead.statusLine(in: headerBytes),
            !(100...199).contains(status.code) {
             headIsHandedOver = true
+            if let easy { headMetrics = ExchangeMetrics(headOf: Curl.transferInfo(easy)) }
             let action = withState { $0.headReceived() }
             resume(action)
             if action.violation != nil { return 0 }
@@ -238,6 +254,7 @@ final class CurlTransfer: @unchecked Sendable {
     func startIdleClock() {
         let now = ContinuousClock.now
         lastActivity = now
+        configuredAt = now
         bytesMoved = 0
         hasProgressed = false
     }

@@ -66,10 +66,24 @@ extension CurlTransport {
         /// `URLError(.secureConnectionFailed)` rather than being reached over them.
         public var minimumTLSVersion: TLSVersion = .tls1_2
 
-        /// The proxy for every request, e.g. `http://proxy:3128`; `nil` for none. `nil` sets
+        // MARK: Where requests go (see CurlTransport+Proxy.swift, CurlTransport+DNSOverride.swift)
+
+        /// The proxy for every request (``CurlTransport/Proxy``): `.none` by default, which sets
         /// `CURLOPT_PROXY` to `""`, so `http_proxy`, `https_proxy` and `ALL_PROXY` in the
-        /// environment are never obeyed silently.
-        public var proxy: String? = nil
+        /// environment are never obeyed silently; ``CurlTransport/Proxy/environment`` obeys them.
+        public var proxy: Proxy = .none
+
+        /// A Unix domain socket every request is sent over (`CURLOPT_UNIX_SOCKET_PATH`), e.g.
+        /// `/var/run/docker.sock`; the URL's host still goes in the `Host` header. `nil` for TCP.
+        /// One request can name its own socket with an `http+unix` URL (see
+        /// `URL.unixSocket(_:path:secure:)`), which wins over this.
+        public var unixSocketPath: String? = nil
+
+        /// Host names and ports answered with fixed addresses instead of DNS (`CURLOPT_RESOLVE`).
+        public var resolve: [ResolveOverride] = []
+
+        /// Connections to one host and port made to another instead (`CURLOPT_CONNECT_TO`).
+        public var connectTo: [ConnectOverride] = []
 
         /// The `User-Agent` sent when a request sets none; `nil` sends what `URLSessionTransport`
         /// sends: `<process name> Courier/<version>` (see ``Courier/courierVersion``).

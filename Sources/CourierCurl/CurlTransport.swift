@@ -52,9 +52,12 @@ public final class CurlTransport: HTTPTransport {
     public var policies: Policies { configuration.policies }
 
     /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
-    /// trailers.
+    /// trailers; it connects through proxies and Unix sockets and overrides DNS.
     public var capabilities: TransportCapabilities {
-        TransportCapabilities(pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true)
+        TransportCapabilities(
+            pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true,
+            connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true
+        )
     }
 
     /// This transport as a ``Courier/Networking`` function: the engine with the configuration's
@@ -172,7 +175,11 @@ public final class CurlTransport: HTTPTransport {
     /// Cancelling the task before the head arrives, or cancelling the reading task or dropping
     /// the body before its end, stops the transfer and frees its connection. Trailer fields are
     /// in ``Courier/ResponseBody/trailerFields`` once the body has been read to its end.
-    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, URLResponse) {
+    ///
+    /// The head's ``Courier/ResponseHead/metrics`` hold what libcurl measured up to the first
+    /// byte; the body's ``Courier/ResponseBody/metrics`` hold the whole exchange's, read from
+    /// libcurl when the transfer ended.
+    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
         try await layeredStreaming(request, upload)
     }
 

@@ -37,6 +37,15 @@ extension ExchangeMetrics {
         self.decodedBodyBytes = decodedBodyBytes
     }
 
+    /// What libcurl has measured when a streamed body's head is complete: the phases up to the
+    /// first byte, the addresses and the request. How long the exchange takes and the bytes of
+    /// the body are known only at its end (``init(_:decodedBodyBytes:)``).
+    init(headOf info: Curl.TransferInfo) {
+        self.init(info, decodedBodyBytes: nil)
+        total = nil
+        responseBodyBytes = nil
+    }
+
     private static func duration(_ microseconds: Int64?) -> Duration? {
         guard let microseconds, microseconds > 0 else { return nil }
         return .microseconds(microseconds)

@@ -18,12 +18,13 @@ import Synchronization
 /// | `http.request.method` | `GET` |
 /// | `url.full` | the URL without its password, query secrets or fragment (see below) |
 /// | `http.response.status_code` | `200` |
-/// | `duration_ms` | the whole call as this layer timed it, redirects included, e.g. `12.345` |
+/// | `duration_ms` | the whole call, redirects included, e.g. `12.345`: as this layer timed it, or for a failure as the engine measured it until it failed, where the error carries that |
 /// | `http.response.body.size` | bytes of the body as the caller gets it |
 /// | `http.response.body.wire_size` | bytes on the wire, where the engine measured them |
-/// | `connection_reused` | `true` or `false`, where the engine knows |
+/// | `connection_reused` | `true` or `false`, where the engine knows (for a failure too) |
 /// | `network.protocol.version` | `1.1`, `2` |
-/// | `redirects` | hops followed before this response, when any |
+/// | `redirects` | hops followed before this response or failure, when any |
+/// | `attempts` | attempts made, this one included, when the request was retried (see `retrying(_:)`) |
 /// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
 ///
 /// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
@@ -61,9 +62,14 @@ public func logging(to logger: Logger, level: Logger.Level = .debug, failureLeve
                 logger.log(level: level, "HTTP exchange", metadata: metadata)
                 return (data, head)
             } catch {
-                metadata["duration_ms"] = .string(milliseconds(clock.now - start))
+                // An exchange that failed after it started carries what the engine measured
+                // (URLError.exchangeMetrics): how long it ran on the wire, and how far it got.
+                let measured = ExchangeMetrics(failure: error)
+                metadata["duration_ms"] = .string(milliseconds(measured?.wholeCallDuration ?? clock.now - start))
+                if let measured { metadata.addMetrics(measured) }
                 metadata["error.type"] = .string(errorType(of: error))
                 metadata["error.message"] = .string(readableMessage(for: error))
+                if let attempts = (error as? URLError)?.attemptCount { metadata["attempts"] = .stringConvertible(attempts) }
                 logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
                 throw error
             }
@@ -78,10 +84,16 @@ extension Logger.Metadata {
     fileprivate mutating func addResponse(_ head: ResponseHead, bodySize: Int) {
         self["http.response.status_code"] = .stringConvertible(head.statusCode)
         self["http.response.body.size"] = .stringConvertible(bodySize)
-        if let wire = head.metrics.responseBodyBytes { self["http.response.body.wire_size"] = .stringConvertible(wire) }
-        if let reused = head.metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
         self["network.protocol.version"] = .string(head.httpVersion.protocolVersion)
-        if !head.metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(head.metrics.redirects.count) }
+        addMetrics(head.metrics)
+    }
+
+    /// What the engine measured, of a response or of a failure.
+    fileprivate mutating func addMetrics(_ metrics: ExchangeMetrics) {
+        if let wire = metrics.responseBodyBytes { self["http.response.body.wire_size"] = .stringConvertible(wire) }
+        if let reused = metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
+        if !metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(metrics.redirects.count) }
+        if !metrics.attempts.isEmpty { self["attempts"] = .stringConvertible(metrics.attempts.count + 1) }
     }
 }
 

@@ -12,11 +12,13 @@ import Synchronization
 /// | metric | type | dimensions |
 /// |---|---|---|
 /// | `<prefix>_requests_total` | `Counter`, one per exchange when it ends | `method`, `host`, `status_class` |
-/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included | `method`, `host`, `status_class` |
+/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (see below) | `method`, `host`, `status_class` |
 /// | `<prefix>_requests_in_flight` | `Meter`, up when a call starts and down when it ends | `method`, `host` |
 ///
 /// `status_class` is `1xx` to `5xx` (`other` for a status outside them), or `error` when the
-/// exchange threw. `host` is the URL's host alone: never its user, password, port, path or
+/// exchange threw. The duration is timed by the layer, except for an exchange that failed after
+/// it started: its error carries how long it ran as the engine measured it
+/// (`URLError.exchangeMetrics`), and that is recorded. `host` is the URL's host alone: never its user, password, port, path or
 /// query. Each dimension is bounded by what the app talks to; an app that calls a host per user
 /// should put this layer over a client of a few hosts only.
 ///
@@ -48,7 +50,8 @@ public func recordingMetrics(prefix: String = "courier", factory: (any MetricsFa
                 instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
                 return answer
             } catch {
-                instruments.ended(method: method, host: host, statusClass: "error", after: clock.now - start)
+                let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
+                instruments.ended(method: method, host: host, statusClass: "error", after: duration)
                 throw error
             }
         }

@@ -44,8 +44,8 @@ public struct CourierClientTransport: ClientTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let urlRequest = try URLRequest(request, baseURL: baseURL)
-        let (responseBody, urlResponse) = try await streaming(urlRequest, body.map(UploadBody.init))
-        let response = try HTTPResponse(urlResponse, for: urlRequest)
+        let (responseBody, head) = try await streaming(urlRequest, body.map(UploadBody.init))
+        let response = try HTTPResponse(head, for: urlRequest)
         // A HEAD response has no body whatever its Content-Length says.
         guard request.method != .head else { return (response, nil) }
         return (response, HTTPBody(responseBody, length: .init(response)))

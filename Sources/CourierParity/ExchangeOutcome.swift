@@ -31,13 +31,13 @@ public enum ExchangeOutcome: Sendable, Equatable {
         readDelay: Duration? = nil
     ) async {
         do {
-            let (body, response) = try await streaming(request, upload)
+            let (body, head) = try await streaming(request, upload)
             var data = Data()
             for try await chunk in body {
                 data.append(chunk)
                 if let readDelay { try await Task.sleep(for: readDelay) }
             }
-            self.init(body: data, response: response)
+            self.init(body: data, response: head.urlResponse)
         } catch {
             self = .failure(ExchangeFailure(error))
         }

@@ -180,7 +180,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         server.record(request)
         let exchange = Exchange(version: head.version, keepAlive: head.isKeepAlive, isHead: head.method == .HEAD)
         let action = TestServer.action(
-            for: request, baseURL: Self.baseURL(of: context.channel), discardedBodyBytes: discardedBodyBytes
+            for: request, baseURL: Self.baseURL(of: context.channel), discardedBodyBytes: discardedBodyBytes,
+            visit: { [server] key in server.visit(key) }
         )
         switch action {
         case .reply(let reply):

@@ -10,6 +10,8 @@ struct RouteRequest: Sendable {
     var baseURL: String
     /// Bytes of a body counted and dropped as it arrived (`/sink`) rather than recorded.
     var discardedBodyBytes = 0
+    /// Counts a request for a key and returns its number, 1 for the first, per server.
+    var visit: @Sendable (String) -> Int = { _ in 1 }
 
     /// The first value of the query parameter `name`.
     func query(_ name: String) -> String? {

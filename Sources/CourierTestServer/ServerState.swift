@@ -11,6 +11,7 @@ final class ServerState: Sendable {
         var acceptedConnectionCount = 0
         var requestCount = 0
         var lastRequest: RecordedRequest?
+        var visits: [String: Int] = [:]
         var openConnections: [ObjectIdentifier: any Channel] = [:]
         var isShutDown = false
     }
@@ -50,6 +51,23 @@ final class ServerState: Sendable {
             storage.requestCount += 1
             storage.lastRequest = request
         }
+    }
+
+    /// Counts a request for `key` and returns its number, 1 for the first.
+    func visit(_ key: String) -> Int {
+        storage.withLockedValue { storage in
+            storage.visits[key, default: 0] += 1
+            return storage.visits[key, default: 0]
+        }
+    }
+
+    func forgetVisits(_ key: String) {
+        _ = storage.withLockedValue { $0.visits.removeValue(forKey: key) }
+    }
+
+    /// The requests counted for `key` so far.
+    func visits(_ key: String) -> Int {
+        storage.withLockedValue { $0.visits[key, default: 0] }
     }
 
     /// Marks the server shut down and hands back the connections still open, for the caller

@@ -45,6 +45,8 @@ extension TestServer {
         Route("/many-headers/{count}", manyHeaders),
         Route("/long-header/{kib}", longHeader),
         Route("/long-location/{kib}", longLocation),
+        // Retries
+        Route("/flaky/{key}/{failures}", flaky),
         // Hostile: replies that break HTTP/1.1's rules, written as raw bytes
         Route("/content-length/conflicting", conflictingContentLength),
         Route("/content-length/repeated", repeatedContentLength),
@@ -62,7 +64,10 @@ extension TestServer {
 
     /// The action for `request`, received on the listener at `baseURL`.
     /// `discardedBodyBytes` counts the body of a `/sink` request, which is dropped as it arrives.
-    static func action(for request: RecordedRequest, baseURL: String, discardedBodyBytes: Int = 0) -> RouteAction {
+    /// `visit` counts the requests for a key and returns this one's number (see ``flaky(_:)``).
+    static func action(
+        for request: RecordedRequest, baseURL: String, discardedBodyBytes: Int = 0, visit: @escaping @Sendable (String) -> Int = { _ in 1 }
+    ) -> RouteAction {
         // HEAD is answered as GET and the body dropped on the way out, so headers match exactly.
         let method = request.method == "HEAD" ? "GET" : request.method
         for route in routes {
@@ -70,7 +75,7 @@ extension TestServer {
                 return route.handler(
                     RouteRequest(
                         recorded: request, method: method, parameters: parameters, baseURL: baseURL,
-                        discardedBodyBytes: discardedBodyBytes
+                        discardedBodyBytes: discardedBodyBytes, visit: visit
                     )
                 )
             }

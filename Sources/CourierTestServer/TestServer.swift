@@ -63,6 +63,11 @@ import NIOPosix
 /// - `/long-header/{kib}`: one header `X-Long` whose value is `kib` KiB of `a` (1...1024).
 ///   `/long-location/{kib}`: a 302 whose `Location` is `kib` KiB long, `/get?pad=aaa…`.
 /// - `/redirect-loop`: a 302 to itself, for ever.
+/// - `/flaky/{key}/{failures}`: the first `failures` requests for `key` get `?status=` (default
+///   503, with `?retry_after=` as `Retry-After` when given) or, with `?fault=close`, a closed
+///   connection; later ones get an ``Echo``. Each answer carries `X-Visit: n`; ``visits(_:)``
+///   counts them and ``forgetVisits(_:)`` starts again. The count is the server's, per key,
+///   so tests sharing a server use keys of their own.
 /// - Hostile replies, written byte for byte past NIO's encoder: each is `HTTP/1.1 200 OK`,
 ///   `Content-Type: text/plain`, the fields below, `Connection: close`, the body `hello world`,
 ///   then a close. `/content-length/conflicting`: `Content-Length: 5` and `Content-Length: 11`.
@@ -84,7 +89,7 @@ import NIOPosix
 /// get 413, except on `/sink`. Every server must be stopped with ``shutdown()``; one that is merely released
 /// closes its sockets in `deinit` as a safety net.
 public final class TestServer: Sendable {
-    /// The address the server listens on.
+    /// The address the server listens on, or the path of its Unix domain socket.
     public let host: String
     /// The port the server listens on, the system-assigned one when started with port 0.
     public let port: Int
@@ -121,17 +126,8 @@ public final class TestServer: Sendable {
     ) async throws -> TestServer {
         guard (0...65535).contains(port) else { throw TestServerError.invalidPort(port) }
         let state = ServerState(closesEveryConnection: closeEveryConnection)
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        let listener = try await bootstrap(state)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                guard state.connectionAccepted(channel) else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in state.connectionClosed(channel) }
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(server: state))
-                }
-            }
             .bind(host: host, port: port)
             .get()
         guard let boundPort = listener.localAddress?.port, let baseURL = makeBaseURL(host: host, port: boundPort)
@@ -140,6 +136,32 @@ public final class TestServer: Sendable {
             throw TestServerError.noLocalAddress
         }
         return TestServer(host: host, port: boundPort, baseURL: baseURL, listener: listener, state: state)
+    }
+
+    /// Starts a server listening on the Unix domain socket at `path`, which must not exist
+    /// yet; the caller removes the file afterwards. Its ``baseURL`` is `http://localhost`, the host a client
+    /// sending over the socket names, and its ``port`` is 0.
+    public static func start(unixDomainSocketPath path: String, closeEveryConnection: Bool = false) async throws -> TestServer {
+        let state = ServerState(closesEveryConnection: closeEveryConnection)
+        let listener = try await bootstrap(state).bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+        guard let baseURL = URL(string: "http://localhost") else {
+            try? await listener.close()
+            throw TestServerError.noLocalAddress
+        }
+        return TestServer(host: path, port: 0, baseURL: baseURL, listener: listener, state: state)
+    }
+
+    private static func bootstrap(_ state: ServerState) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                guard state.connectionAccepted(channel) else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in state.connectionClosed(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(server: state))
+                }
+            }
     }
 
     /// The URL of `pathAndQuery` on this server, for example `url("/get?a=1")`.
@@ -169,6 +191,12 @@ public final class TestServer: Sendable {
 
     /// The last request received in full, head and body; `nil` before the first.
     public var lastRequest: RecordedRequest? { state.lastRequest }
+
+    /// Requests for `key` that `/flaky/{key}/…` has answered.
+    public func visits(_ key: String) -> Int { state.visits(key) }
+
+    /// Starts counting requests for `key` again from zero.
+    public func forgetVisits(_ key: String) { state.forgetVisits(key) }
 
     /// Requests received in full since the server started. A request refused with 413 before
     /// its body arrived is not counted.

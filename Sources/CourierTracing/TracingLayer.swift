@@ -18,7 +18,7 @@ import Tracing
 /// | `server.address`, `server.port` | the URL's host and port (the scheme's default when it names none) |
 /// | `http.response.status_code` | `200` |
 /// | `network.protocol.version` | `1.1`, `2` |
-/// | `http.request.resend_count` | redirects followed, when any |
+/// | `http.request.resend_count` | redirects followed and attempts retried, when any |
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
@@ -27,7 +27,8 @@ import Tracing
 /// measured the phases (`CurlTransport` does; `URLSessionTransport` measures only the first byte
 /// and the total), each becomes an event at the time it ended, named after its
 /// ``ExchangeMetrics`` field: `queued`, `nameLookup`, `connect`, `secureConnect`, `requestSent`,
-/// `firstByte`.
+/// `firstByte`. A failed exchange's span gets the events of the phases it reached, and ends
+/// when the engine measured its end, from what its error carries (`URLError.exchangeMetrics`).
 ///
 /// The context goes into the request's header fields through the instrument's `inject`, so its
 /// format is the instrument's: a W3C tracer such as swift-otel's writes `traceparent` (and
@@ -53,7 +54,10 @@ public func tracing(tracer: (any Tracer)? = nil) -> HTTPExchangeLayer {
             if spanTracer is NoOpTracer { return try await exchange(request) }
             let start = DefaultTracerClock.now
             let span = spanTracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: start)
-            defer { span.end() }
+            var end: DefaultTracerClock.Timestamp?
+            defer {
+                if let end { span.end(at: end) } else { span.end() }
+            }
             span.attributes.addRequest(request, method: method)
             var sent = request
             if let tracer {
@@ -68,6 +72,10 @@ public func tracing(tracer: (any Tracer)? = nil) -> HTTPExchangeLayer {
                 span.recordResponse(head, startedAt: start)
                 return (data, head)
             } catch {
+                if let measured = ExchangeMetrics(failure: error) {
+                    span.recordMetrics(measured, startedAt: start)
+                    end = measured.wholeCallDuration.map { start.advanced(by: $0) }
+                }
                 let failure = RecordedFailure(error)
                 span.attributes["error.type"] = failure.type
                 span.recordError(failure)
@@ -120,24 +128,38 @@ extension Span {
     fileprivate func recordResponse(_ head: ResponseHead, startedAt start: DefaultTracerClock.Instant) {
         attributes["http.response.status_code"] = head.statusCode
         attributes["network.protocol.version"] = head.httpVersion.protocolVersion
-        if !head.metrics.redirects.isEmpty { attributes["http.request.resend_count"] = head.metrics.redirects.count }
         if head.statusCode >= 400 {
             attributes["error.type"] = String(head.statusCode)
             setStatus(SpanStatus(code: .error))
         }
+        recordMetrics(head.metrics, startedAt: start)
+    }
+
+    /// The redirects and the phases the engine measured, of a response or of a failure.
+    fileprivate func recordMetrics(_ metrics: ExchangeMetrics, startedAt start: DefaultTracerClock.Instant) {
+        // OpenTelemetry counts a request sent again for any reason: redirects and retries alike.
+        let resends = metrics.redirects.count + metrics.attempts.count
+        if resends > 0 { attributes["http.request.resend_count"] = resends }
         let phases: [(String, Duration?)] = [
-            ("queued", head.metrics.queued), ("nameLookup", head.metrics.nameLookup), ("connect", head.metrics.connect),
-            ("secureConnect", head.metrics.secureConnect), ("requestSent", head.metrics.requestSent),
-            ("firstByte", head.metrics.firstByte),
+            ("queued", metrics.queued), ("nameLookup", metrics.nameLookup), ("connect", metrics.connect),
+            ("secureConnect", metrics.secureConnect), ("requestSent", metrics.requestSent),
+            ("firstByte", metrics.firstByte),
         ]
         // The metrics count from the start of the last hop, which this span's start precedes by
-        // the hops before it: each phase is placed after the whole of those.
-        let earlierHops = head.metrics.redirects.reduce(Int64(0)) { $0 + ($1.total?.nanoseconds ?? 0) }
+        // the attempts retried and their waits, then the hops before it: each phase is placed
+        // after the whole of those.
+        let earlierAttempts = metrics.attempts.reduce(Duration.zero) { $0 + $1.duration + $1.delay }
+        let earlierHops = metrics.redirects.reduce(earlierAttempts) { $0 + ($1.total ?? .zero) }
         for case (let name, let duration?) in phases {
-            let offset = max(0, earlierHops + duration.nanoseconds)
-            let instant = DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: start.nanosecondsSinceEpoch &+ UInt64(offset))
-            addEvent(SpanEvent(name: name, at: instant))
+            addEvent(SpanEvent(name: name, at: start.advanced(by: earlierHops + duration)))
         }
+    }
+}
+
+extension DefaultTracerClock.Timestamp {
+    /// This instant moved `duration` later (never earlier).
+    fileprivate func advanced(by duration: Duration) -> DefaultTracerClock.Timestamp {
+        DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: nanosecondsSinceEpoch &+ UInt64(max(0, duration.nanoseconds)))
     }
 }
 

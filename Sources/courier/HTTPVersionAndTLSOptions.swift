@@ -81,10 +81,9 @@ struct HTTPVersionAndTLSOptions: ParsableArguments {
         }
     }
 
-    /// The curl engine's settings with these flags, over `policies`.
-    func curlConfiguration(policies: Policies) -> CurlTransport.Configuration {
-        var configuration = CurlTransport.Configuration()
-        configuration.policies = policies
+    /// The curl engine's settings with these flags, over `base`.
+    func curlConfiguration(over base: CurlTransport.Configuration = .init()) -> CurlTransport.Configuration {
+        var configuration = base
         switch httpVersion {
         case .http1_1: configuration.httpVersion = .http1_1
         case .http2PriorKnowledge: configuration.httpVersion = .http2PriorKnowledge

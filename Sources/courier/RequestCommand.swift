@@ -16,7 +16,8 @@ struct RequestCommand: AsyncParsableCommand {
             Exit codes:
               0   a response arrived (any status, unless --fail)
               1   the request failed: refused connection, timeout, too many redirects, a body \
-            over --max-filesize, a header or method the transport refuses, an unreadable -d \
+            over --max-filesize, a header or method the transport refuses, a proxy, Unix socket \
+            or DNS override with --transport urlsession (which cannot honour them), an unreadable -d \
             @file, or a cookie jar that cannot be read or written
               22  --fail and the status is 400 or above (as curl); nothing is written to stdout
               23  the body could not be written (as curl): to stdout, silently when its reader \
@@ -31,12 +32,15 @@ struct RequestCommand: AsyncParsableCommand {
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
 
+            -x, -U, --noproxy, --unix-socket, --resolve and --connect-to take curl's syntax. \
+            Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
+            so -U and --noproxy need -x. A proxy's password is never printed.
+
             -i prints `<version> <code> <reason>`, the version the curl transport spoke \
-            (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it); URLSession does not report it, and with -o \
-            the body streams without it, so there it is written as HTTP/1.1. Then each header \
-            as the transport reports it, sorted by name (transports hand headers over as a dictionary: repeated \
-            fields arrive joined with ", "), then a blank line and the body; lines end in CRLF \
-            as on the wire.
+            (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it) and HTTP/1.1 \
+            on URLSession, which does not say; then each header as the transport reports it, \
+            sorted by name, repeated fields joined with ", " as URLSession hands them over, then \
+            a blank line and the body; lines end in CRLF as on the wire.
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
@@ -49,14 +53,15 @@ struct RequestCommand: AsyncParsableCommand {
             %% a percent sign, \\n \\r \\t a newline, return and tab; an unknown variable writes \
             nothing and a warning on stderr. Variables: \(WriteOut.variables.joined(separator: ", ")). \
             Times are seconds with six decimals, from the start of the exchange, each phase added \
-            up over the redirects followed, as curl does. time_total is measured by courier \
-            around the whole exchange, on both transports. The other times, size_header, \
-            size_request, num_connects and the addresses come from libcurl: with --transport \
-            urlsession they are not measured and are written as curl writes a value it has not \
+            up over the redirects followed, as curl does; they are what the engine measured, \
+            read from the response (or, when the request fails after it started, from the \
+            error). With --transport urlsession only time_starttransfer and time_total are \
+            measured; the other times, size_header, size_request, num_connects and the \
+            addresses, which come from libcurl, are written as curl writes a value it has not \
             got (0, or empty for an address), and http_version is 0. size_download is the final \
             body as it came on the wire with curl (before decoding, as curl counts it) and as \
-            decoded with urlsession. With -o the body streams and no exchange metrics are kept: \
-            only http_code, url_effective, time_total and size_download (decoded) are measured.
+            decoded with urlsession. With -o the body streams, and its metrics are read once it \
+            has ended.
             """
     )
 
@@ -101,6 +106,12 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Read cookies from FILE if it exists, send and keep them on every hop, and write them all back to FILE afterwards (Netscape format, as curl's -b FILE -c FILE).", valueName: "file"))
     var cookieJar: String?
+
+    @OptionGroup(title: "Proxies, Unix sockets and DNS overrides (curl transport only)")
+    var route: RouteOptions
+
+    @OptionGroup(title: "Retries")
+    var retries: RetryOptions
 
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
@@ -147,59 +158,43 @@ struct RequestCommand: AsyncParsableCommand {
             try await download(request, to: output, jar: jar, failure: failure)
             return
         }
-        // -i needs the version spoken, which only the recording stack sees.
-        let recorder = writeOut != nil || include ? ExchangeRecorder() : nil
-        let networking: Networking
+        let exchange: HTTPExchange
         do {
-            let curl = try curlConfiguration(policies: policies(cookies: jar?.store))
-            if let recorder {
-                networking = try resolvedTransport().makeRecordingNetworking(policies: curl.policies, recorder: recorder, curl: curl)
-            } else {
-                networking = try resolvedTransport().makeNetworking(policies: curl.policies, curl: curl)
-            }
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
+            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
         } catch {
             throw failure(error)
         }
         let body: Data
-        let response: URLResponse
-        let started = ContinuousClock.now
+        let head: Courier.ResponseHead
         do {
-            (body, response) = try await networking(request)
+            (body, head) = try await exchange(request)
         } catch {
-            let elapsed = ContinuousClock.now - started
             // curl writes its jar whatever the outcome: cookies from the hops before a failure
             // were set all the same.
             try jar?.save(method: method, url: target)
-            writeOutValues(recorder, elapsed: elapsed, response: nil, body: nil, url: target)
+            write(WriteOut.Values(failure: error, url: target))
             throw failure(error)
         }
-        let elapsed = ContinuousClock.now - started
         try jar?.save(method: method, url: target)
-        let http: HTTPURLResponse
+        let values = WriteOut.Values(head: head, metrics: head.metrics, httpVersion: try spokenVersion(of: head))
         do {
-            http = try checkedResponse(response, method: method, url: target)
+            try check(head, method: method, url: target)
         } catch {
-            writeOutValues(recorder, elapsed: elapsed, response: response as? HTTPURLResponse, body: body, url: target)
+            write(values)
             throw error
         }
-        var out = include ? ResponseHead(http, httpVersion: recorder?.hops.httpVersion).bytes : Data()
+        var out = include ? IncludedHead(head).bytes : Data()
         out.append(body)
         Terminal.writeOut(out)
-        writeOutValues(recorder, elapsed: elapsed, response: http, body: body, url: target)
+        write(values)
     }
 
-    /// Writes `-w`'s format, if given, for an exchange held whole (`recorder` saw its hops).
-    private func writeOutValues(_ recorder: ExchangeRecorder?, elapsed: Duration, response: HTTPURLResponse?, body: Data?, url target: URL) {
-        let hops = recorder?.hops ?? ExchangeRecorder.Hops()
-        var values = WriteOut.Values()
-        values.statusCode = response?.statusCode
-        values.httpVersion = response == nil ? nil : hops.httpVersion
-        values.effectiveURL = response?.url ?? hops.lastURL ?? target
-        values.total = elapsed
-        values.hops = hops.metrics
-        values.hopCount = hops.count
-        values.decodedBodyBytes = body?.count
-        write(values)
+    /// The version the engine spoke, for `%{http_version}`: FoundationNetworking does not say,
+    /// and its head reads as HTTP/1.1 whatever it spoke, so nil on URLSession.
+    private func spokenVersion(of head: Courier.ResponseHead) throws -> String? {
+        try resolvedTransport() == .curl ? head.httpVersion.description : nil
     }
 
     private func write(_ values: WriteOut.Values) {
@@ -221,34 +216,40 @@ struct RequestCommand: AsyncParsableCommand {
         if let meter { layers.append(StreamingLayers.reportingProgress { meter.show($0) }) }
         let streaming: StreamingNetworking
         do {
-            let curl = try curlConfiguration(policies: policies(cookies: jar?.store))
-            streaming = layered(try resolvedTransport().makeStreaming(policies: curl.policies, curl: curl), layers)
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
+            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
         }
         let body: ResponseBody
-        let response: URLResponse
+        let head: Courier.ResponseHead
         let started = ContinuousClock.now
-        // Streamed exchanges keep no metrics: what -w gets is measured here.
         var values = WriteOut.Values()
         values.effectiveURL = target
+        var streamed: (body: ResponseBody, head: Courier.ResponseHead)?
         defer {
+            // A body's metrics are the whole exchange's once its transfer ended; until then (a
+            // body cut short here) the head's stand, with the tool's own total.
+            if let streamed, let metrics = streamed.body.metrics {
+                values.hops = WriteOut.Values(head: streamed.head, metrics: metrics, httpVersion: nil).hops
+            }
             values.total = ContinuousClock.now - started
             write(values)
         }
         do {
-            (body, response) = try await streaming(request, nil)
+            (body, head) = try await streaming(request, nil)
         } catch {
             meter?.finish()
             try jar?.save(method: method, url: target)
+            values = WriteOut.Values(failure: error, url: target)
             throw failure(error)
         }
-        values.statusCode = (response as? HTTPURLResponse)?.statusCode
-        values.effectiveURL = response.url ?? target
+        streamed = (body, head)
+        values = WriteOut.Values(head: head, metrics: head.metrics, httpVersion: try spokenVersion(of: head))
         try jar?.save(method: method, url: target)
-        let http: HTTPURLResponse
         do {
-            http = try checkedResponse(response, method: method, url: target)
+            try check(head, method: method, url: target)
         } catch {
             meter?.finish()
             throw error
@@ -265,7 +266,7 @@ struct RequestCommand: AsyncParsableCommand {
         let limit = maximumBodyBytes
         var written = 0
         do {
-            if include { try file.write(ResponseHead(http).bytes) }
+            if include { try file.write(IncludedHead(head).bytes) }
             for try await chunk in body {
                 written += chunk.count
                 guard written <= limit else {
@@ -275,7 +276,7 @@ struct RequestCommand: AsyncParsableCommand {
                     ])
                 }
                 try file.write(chunk)
-                values.decodedBodyBytes = written
+                values.receivedBodyBytes = written
             }
             meter?.finish()
         } catch let error as FileDescriptorOutput.Failure {
@@ -290,19 +291,12 @@ struct RequestCommand: AsyncParsableCommand {
         }
     }
 
-    /// The response as HTTP, after `--fail`: exits 1 for a response that is not HTTP and 22
-    /// for a status of 400 or above under `--fail`.
-    private func checkedResponse(_ response: URLResponse, method: String, url target: URL) throws -> HTTPURLResponse {
-        guard let http = response as? HTTPURLResponse else {
-            Terminal.errorLine(APIError(kind: .notHTTP, method: method, url: target).description)
-            throw ExitCode(1)
-        }
-        if fail, http.statusCode >= 400 {
-            let kind = APIError.kind(forStatusCode: http.statusCode) ?? .unexpectedStatus(statusCode: http.statusCode)
-            Terminal.errorLine(APIError(kind: kind, method: method, url: target, response: http).description)
-            throw ExitCode(22)
-        }
-        return http
+    /// Exits 22 for a status of 400 or above under `--fail`.
+    private func check(_ head: Courier.ResponseHead, method: String, url target: URL) throws {
+        guard fail, head.statusCode >= 400 else { return }
+        let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
+        Terminal.errorLine(APIError(kind: kind, method: method, url: target, head: head).description)
+        throw ExitCode(22)
     }
 
     /// The tool's `User-Agent`, the same on both transports.
@@ -320,11 +314,11 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// The curl engine's settings from the HTTP version and TLS flags; throws
-    /// `RequestError.unsupportedOption` for a flag the chosen transport cannot honour, and warns
-    /// on stderr that `-k` turns verification off.
-    private func curlConfiguration(policies: Policies) throws -> CurlTransport.Configuration {
-        let configuration = httpVersionAndTLS.curlConfiguration(policies: policies)
-        if try resolvedTransport() == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
+    /// `RequestError.unsupportedOption` for a flag URLSession cannot honour, and warns on stderr
+    /// that `-k` turns verification off.
+    private func httpVersionAndTLSConfiguration(for transport: Transport) throws -> CurlTransport.Configuration {
+        let configuration = httpVersionAndTLS.curlConfiguration()
+        if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
             throw refusal
         }
         if httpVersionAndTLS.insecure { Terminal.errorLine(HTTPVersionAndTLSOptions.insecureWarning) }
@@ -337,6 +331,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
         policies.cookies = cookies
         policies.maximumResponseBytes = maximumBodyBytes
+        policies.retries = retries.policy
         return policies
     }
 

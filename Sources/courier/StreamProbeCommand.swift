@@ -58,8 +58,8 @@ struct StreamProbeCommand: AsyncParsableCommand {
             upload = .stream(ZeroChunks(count: bytes), length: bytes)
         }
         do {
-            let (body, response) = try await streaming(request, upload)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let (body, head) = try await streaming(request, upload)
+            let status = head.statusCode
             if mode == .download {
                 var received: Int64 = 0
                 for try await chunk in body { received += Int64(chunk.count) }

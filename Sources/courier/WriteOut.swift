@@ -17,14 +17,45 @@ struct WriteOut {
         var httpVersion: String?
         /// The URL last requested: the final response's, or the one that failed.
         var effectiveURL: URL?
-        /// Measured by the tool around the whole exchange, redirects included.
-        var total: Duration?
-        /// The engine's metrics of each hop, first to last; empty when the transport has none.
+        /// What the engine measured of each hop, first to last, as the response head (or the
+        /// failure's `URLError`) carried it; empty when nothing was measured.
         var hops: [ExchangeMetrics] = []
-        /// Hops sent, whether or not the transport measured them.
-        var hopCount = 0
-        /// Decoded body bytes, for `size_download` when the transport counts no wire bytes.
-        var decodedBodyBytes: Int?
+        /// Measured by the tool around the whole exchange, for `time_total` when the engine did
+        /// not measure the last hop to its end (a body cut short by `--max-filesize`).
+        var total: Duration?
+        /// Body bytes the tool received, for `size_download` when the engine counted none.
+        var receivedBodyBytes: Int?
+        /// Attempts made before the last (`--retry`); as in curl, the hops are the last one's.
+        var retries = 0
+
+        init() {}
+
+        /// The values of an exchange the engine answered with `head`, measured as `metrics`
+        /// (the head's, or a streamed body's once it ended). `httpVersion` is nil when the
+        /// engine does not say which it spoke.
+        init(head: ResponseHead, metrics: ExchangeMetrics, httpVersion: String?) {
+            statusCode = head.statusCode
+            self.httpVersion = httpVersion
+            effectiveURL = head.url
+            hops = Self.hops(of: metrics)
+            retries = metrics.attempts.count
+        }
+
+        /// The values of an exchange to `url` that failed with `error`: the phases the engine
+        /// measured before the failure, when the error carries them.
+        init(failure error: any Error, url: URL) {
+            effectiveURL = url
+            hops = (error as? URLError)?.exchangeMetrics.map(Self.hops(of:)) ?? []
+            retries = (error as? URLError)?.attemptCount.map { $0 - 1 } ?? 0
+        }
+
+        /// Each hop's own metrics, the redirects before the last one first.
+        private static func hops(of metrics: ExchangeMetrics) -> [ExchangeMetrics] {
+            var last = metrics
+            last.redirects = []
+            last.attempts = []
+            return metrics.redirects + [last]
+        }
     }
 
     /// The text to write and the unknown variables to warn about, in order.
@@ -89,14 +120,18 @@ struct WriteOut {
         case "time_appconnect": return seconds(sum(hops, \.secureConnect))
         case "time_pretransfer": return seconds(sum(hops, \.requestSent))
         case "time_starttransfer": return seconds(sum(hops, \.firstByte))
-        case "time_redirect": return seconds(sum(hops.dropLast(), \.total))
-        case "time_total": return seconds(values.total)
-        // libcurl counts the final hop's body, and the heads of every hop.
-        case "size_download": return String(last?.responseBodyBytes ?? values.decodedBodyBytes ?? 0)
+        case "time_redirect": return seconds(sum(hops.dropLast(), \.untilLeft))
+        // libcurl's total runs over every hop it follows.
+        case "time_total": return seconds(last?.total.map { $0 + (sum(hops.dropLast(), \.untilLeft) ?? .zero) } ?? values.total)
+        // libcurl counts the final hop's body as it came on the wire, and the heads of every
+        // hop; an engine that sees only the decoded body (URLSession) counts that.
+        case "size_download":
+            return String(last?.responseBodyBytes ?? last?.decodedBodyBytes ?? values.receivedBodyBytes ?? 0)
         case "size_header": return String(hops.reduce(0) { $0 + ($1.responseHeaderBytes ?? 0) })
         case "size_request": return String(hops.reduce(0) { $0 + ($1.requestBytes ?? 0) })
-        case "num_redirects": return String(max(0, values.hopCount - 1))
+        case "num_redirects": return String(max(0, hops.count - 1))
         case "num_connects": return String(hops.count { $0.connectionReused == false })
+        case "num_retries": return String(values.retries)
         case "remote_ip": return host(of: last?.remoteAddress)
         case "remote_port": return port(of: last?.remoteAddress)
         case "local_ip": return host(of: last?.localAddress)
@@ -110,7 +145,7 @@ struct WriteOut {
     static let variables = [
         "http_code", "response_code", "http_version", "time_namelookup", "time_connect", "time_appconnect",
         "time_pretransfer", "time_starttransfer", "time_redirect", "time_total", "size_download",
-        "size_header", "size_request", "num_redirects", "num_connects", "remote_ip", "remote_port",
+        "size_header", "size_request", "num_redirects", "num_connects", "num_retries", "remote_ip", "remote_port",
         "local_ip", "local_port", "url_effective",
     ]
 
@@ -143,4 +178,11 @@ struct WriteOut {
         guard let address, let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return "0" }
         return String(Int(address[address.index(after: colon)...]) ?? 0)
     }
+}
+
+extension ExchangeMetrics {
+    /// How long the exchange ran before the client moved on: its total, or for a streamed
+    /// redirect, whose body was dropped at the head before the engine could measure its end,
+    /// the first byte.
+    fileprivate var untilLeft: Duration? { total ?? firstByte }
 }

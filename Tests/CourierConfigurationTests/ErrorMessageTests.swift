@@ -40,6 +40,10 @@ import Testing
         Case("courier.timeouts.total", "soon", #"courier.timeouts.total="soon" is not accepted; accepted values: a number of seconds above 0 (leave the key out for no limit)"#),
         Case("courier.limits.responseBytes", -1, #"courier.limits.responseBytes="-1" is not accepted; accepted values: a whole number of bytes, 0 or more"#),
         Case("courier.limits.headerBytes", 0, #"courier.limits.headerBytes="0" is not accepted; accepted values: a whole number of bytes, 1 or more"#),
+        Case("courier.retries.maximumAttempts", 0, #"courier.retries.maximumAttempts="0" is not accepted; accepted values: a whole number, 1 or more (1 sends every request once)"#),
+        Case("courier.retries.jitter", 1.5, #"courier.retries.jitter="1.5" is not accepted; accepted values: a fraction from 0 (no jitter) to 1 (full jitter)"#),
+        Case("courier.retries.statusCodes", .init(.intArray([503, 99]), isSecret: false), #"courier.retries.statusCodes="99" is not accepted; accepted values: a list of status codes, each 100...599"#),
+        Case("courier.retries.multiplier", 0.5, #"courier.retries.multiplier="0.5" is not accepted; accepted values: a number, 1 or more (1 waits the same each time)"#),
         Case("courier.curl.maximumConnectionsPerHost", 0, #"courier.curl.maximumConnectionsPerHost="0" \#(whole1)"#),
         Case(
             "courier.curl.connectTimeout",
@@ -50,7 +54,30 @@ import Testing
         Case("courier.curl.verifiesHost", 1, #"courier.curl.verifiesHost="1" \#(bool)"#),
         Case("courier.curl.caBundlePath", true, #"courier.curl.caBundlePath="true" is not accepted; accepted values: a path to a PEM file of CA certificates"#),
         // A secret is never quoted back.
-        Case("courier.curl.proxy", 3128, "courier.curl.proxy=<secret> is not accepted; accepted values: a proxy URL such as http://proxy:3128"),
+        Case("courier.proxy", 3128, "courier.proxy=<secret> is not accepted; accepted values: a proxy URL such as http://proxy:3128, or environment"),
+        Case(
+            "courier.proxy", .init(.string("ftp://svc:hunter2@proxy.test"), isSecret: true),
+            "courier.proxy=<secret> is not accepted; accepted values: a proxy URL whose scheme is http, https, socks4, socks4a, socks5 or socks5h, or environment"
+        ),
+        // The key before `courier.proxy`: refused rather than dropped without a word.
+        Case(
+            "courier.curl.proxy", "http://proxy.test:3128",
+            "courier.curl.proxy=<secret> is not accepted; accepted values: nothing: the proxy is courier.proxy now, which every transport honours or refuses"
+        ),
+        Case("courier.proxyUser", .init(.string("svc:hunter2"), isSecret: true), "courier.proxyUser=<secret> is not accepted; accepted values: user:password, with courier.proxy set"),
+        Case(
+            "courier.noProxy", .init(.stringArray(["a b"]), isSecret: false),
+            #"courier.noProxy="a b" is not accepted; accepted values: host names, addresses or CIDR ranges"#
+        ),
+        Case("courier.unixSocketPath", 7, #"courier.unixSocketPath="7" is not accepted; accepted values: the path of a Unix domain socket"#),
+        Case(
+            "courier.resolve", .init(.stringArray(["api.test:443:localhost"]), isSecret: false),
+            #"courier.resolve="api.test:443:localhost" is not accepted; accepted values: host:port:address[,address…] entries ("localhost" is not an IPv4 or IPv6 address)"#
+        ),
+        Case(
+            "courier.connectTo", .init(.stringArray(["api.test:443"]), isSecret: false),
+            #"courier.connectTo="api.test:443" is not accepted; accepted values: HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries (HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT (an empty part matches or keeps any))"#
+        ),
         Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
         Case("courier.curl.maximumConcurrentStreams", 0, #"courier.curl.maximumConcurrentStreams="0" \#(whole1)"#),
         Case(

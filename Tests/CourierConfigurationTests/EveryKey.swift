@@ -17,13 +17,27 @@ enum EveryKey {
         "courier.limits.responseBytes": 1_048_576,
         "courier.limits.headerBytes": 16_384,
         "courier.cookies.enabled": true,
+        "courier.retries.maximumAttempts": 4,
+        "courier.retries.initialDelay": 0.25,
+        "courier.retries.multiplier": 3,
+        "courier.retries.maximumDelay": 8,
+        "courier.retries.jitter": 0.1,
+        "courier.retries.maximumTime": 20,
+        "courier.retries.maximumRetryAfter": 5,
+        "courier.retries.statusCodes": .init(.intArray([503, 504]), isSecret: false),
+        "courier.retries.anyMethod": true,
         "courier.curl.maximumConnectionsPerHost": 2,
         // An int where seconds are read: a user writing `3` means 3 s.
         "courier.curl.connectTimeout": 3,
         "courier.curl.verifiesPeer": false,
         "courier.curl.verifiesHost": false,
         "courier.curl.caBundlePath": "/etc/courier/ca.pem",
-        "courier.curl.proxy": "http://proxy.invalid:3128",
+        "courier.proxy": .init(.string("http://proxy.invalid:3128"), isSecret: true),
+        "courier.proxyUser": .init(.string("svc:pa:ss"), isSecret: true),
+        "courier.noProxy": .init(.stringArray(["localhost", ".internal"]), isSecret: false),
+        "courier.unixSocketPath": "/var/run/courier.sock",
+        "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
+        "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
         "courier.curl.userAgent": "courier-tests/1",
         "courier.curl.caDirectoryPath": "/etc/courier/certs",
         "courier.curl.maximumConcurrentStreams": 8,
@@ -50,13 +64,29 @@ enum EveryKey {
             "timeouts": { "total": 12.5 },
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
             "cookies": { "enabled": true },
+            "proxy": "http://proxy.invalid:3128",
+            "proxyUser": "svc:pa:ss",
+            "noProxy": ["localhost", ".internal"],
+            "unixSocketPath": "/var/run/courier.sock",
+            "resolve": ["api.test:443:127.0.0.1"],
+            "connectTo": ["api.test:443:127.0.0.1:8443", "::[::1]:"],
+            "retries": {
+              "maximumAttempts": 4,
+              "initialDelay": 0.25,
+              "multiplier": 3,
+              "maximumDelay": 8,
+              "jitter": 0.1,
+              "maximumTime": 20,
+              "maximumRetryAfter": 5,
+              "statusCodes": [503, 504],
+              "anyMethod": true
+            },
             "curl": {
               "maximumConnectionsPerHost": 2,
               "connectTimeout": 3,
               "verifiesPeer": false,
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
-              "proxy": "http://proxy.invalid:3128",
               "userAgent": "courier-tests/1",
               "caDirectoryPath": "/etc/courier/certs",
               "maximumConcurrentStreams": 8
@@ -93,12 +123,26 @@ enum EveryKey {
         "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
         "COURIER_LIMITS_HEADER_BYTES": "16384",
         "COURIER_COOKIES_ENABLED": "true",
+        "COURIER_RETRIES_MAXIMUM_ATTEMPTS": "4",
+        "COURIER_RETRIES_INITIAL_DELAY": "0.25",
+        "COURIER_RETRIES_MULTIPLIER": "3",
+        "COURIER_RETRIES_MAXIMUM_DELAY": "8",
+        "COURIER_RETRIES_JITTER": "0.1",
+        "COURIER_RETRIES_MAXIMUM_TIME": "20",
+        "COURIER_RETRIES_MAXIMUM_RETRY_AFTER": "5",
+        "COURIER_RETRIES_STATUS_CODES": "503,504",
+        "COURIER_RETRIES_ANY_METHOD": "true",
         "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
         "COURIER_CURL_CONNECT_TIMEOUT": "3",
         "COURIER_CURL_VERIFIES_PEER": "false",
         "COURIER_CURL_VERIFIES_HOST": "no",
         "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
-        "COURIER_CURL_PROXY": "http://proxy.invalid:3128",
+        "COURIER_PROXY": "http://proxy.invalid:3128",
+        "COURIER_PROXY_USER": "svc:pa:ss",
+        "COURIER_NO_PROXY": "localhost,.internal",
+        "COURIER_UNIX_SOCKET_PATH": "/var/run/courier.sock",
+        "COURIER_RESOLVE": "api.test:443:127.0.0.1",
+        "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
         "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
         "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
@@ -123,6 +167,10 @@ enum EveryKey {
         policies.totalDeadline = 12.5
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
+        policies.retries = RetryPolicy(
+            maximumAttempts: 4, initialDelay: 0.25, multiplier: 3, maximumDelay: 8, jitter: 0.1, maximumRetryTime: 20,
+            retryableStatusCodes: [503, 504], maximumRetryAfter: 5, retriesAnyMethod: true
+        )
         return policies
     }
 
@@ -141,7 +189,13 @@ enum EveryKey {
         curl.verifiesPeer = false
         curl.verifiesHost = false
         curl.caBundlePath = "/etc/courier/ca.pem"
-        curl.proxy = "http://proxy.invalid:3128"
+        curl.proxy = .url("http://proxy.invalid:3128", credentials: .init(user: "svc", password: "pa:ss"), noProxy: ["localhost", ".internal"])
+        curl.unixSocketPath = "/var/run/courier.sock"
+        curl.resolve = [.init(host: "api.test", port: 443, addresses: ["127.0.0.1"])]
+        curl.connectTo = [
+            .init(host: "api.test", port: 443, connectHost: "127.0.0.1", connectPort: 8443),
+            .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
+        ]
         curl.userAgent = "courier-tests/1"
         curl.caDirectoryPath = "/etc/courier/certs"
         curl.maximumConcurrentStreamsPerConnection = 8

@@ -62,6 +62,7 @@ import Testing
 
     @Test func emptyStringsCountAsAbsent() throws {
         let provider = EnvironmentVariablesProvider(environmentVariables: [
+            "COURIER_PROXY": "",
             "COURIER_CURL_PROXY": "",
             "COURIER_CURL_USER_AGENT": "",
             "COURIER_URLSESSION_COOKIES": "",

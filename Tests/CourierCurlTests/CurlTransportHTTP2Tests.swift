@@ -166,7 +166,7 @@ struct CurlTransportHTTP2Tests {
         try await withHTTP2({ $0.streamBufferSize = 64 << 10 }) { proxy, transport in
             let size = 8 << 20
             let (body, response) = try await transport.stream(for: request(proxy.tlsURL("/bytes/\(size)")))
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             try await awaitWithin(seconds: 20) {
                 while transport.statistics.pausedByBackPressure == 0 { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -218,7 +218,7 @@ struct CurlTransportHTTP2Tests {
             var post = request(proxy.tlsURL("/sink"), method: "POST")
             post.httpBody = nil
             let (body, response) = try await transport.stream(for: post, uploading: upload)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             let answer = try await body.collect(upTo: 1000)
             #expect(String(decoding: answer, as: UTF8.self).contains("\"bytes\":300000"))
         }

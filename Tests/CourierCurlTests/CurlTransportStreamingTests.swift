@@ -13,7 +13,7 @@ struct CurlTransportStreamingTests {
     @Test func theHeadArrivesBeforeTheBodyAndTheBodyIsWhole() async throws {
         try await withCurlTransport { server, transport in
             let (body, response) = try await transport.stream(for: request(server.url("/stream-bytes/300000?chunk_size=7000")))
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             var received = Data()
             var chunks = 0
             for try await chunk in body {
@@ -124,7 +124,7 @@ struct CurlTransportStreamingTests {
     @Test func trailersAreThereOnceTheBodyEnds() async throws {
         try await withCurlTransport { server, transport in
             let (body, response) = try await transport.stream(for: request(server.url("/trailers")))
-            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Checksum") == nil)
+            #expect(response.value(forHTTPHeaderField: "X-Checksum") == nil)
             #expect(body.trailerFields.isEmpty)
             let data = try await body.collect(upTo: 1000)
             #expect(String(decoding: data, as: UTF8.self) == "hello world")

@@ -59,6 +59,26 @@ import Testing
         #expect(Set(ids).count == 3)
     }
 
+    /// A layer below the logging one holds the failure for a second: a duration timed by the
+    /// layer would count it, the engine's measure does not.
+    @Test(arguments: Engine.allCases)
+    func aFailureAfterTheExchangeStartedLogsWhatTheEngineMeasured(_ engine: Engine) async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        let caught = StalledExchange.Caught()
+        try await engine.withExchange { server, exchange in
+            await #expect(throws: URLError.self) {
+                try await layered(StalledExchange.failingLate(exchange, keepingIn: caught), [logging(to: logger)])(StalledExchange.request(on: server))
+            }
+        }
+        let entry = try #require(store.entries.first)
+        let measured = try caught.metrics
+        #expect(entry["error.type"] == "URLError.timedOut")
+        let total = try #require(measured.total)
+        #expect(entry["duration_ms"] == String(format: "%.3f", Double(total.nanoseconds) / 1_000_000))
+        #expect(entry["connection_reused"] == measured.connectionReused.map(String.init))
+        if engine == .curl { #expect(entry["connection_reused"] == "false") }
+    }
+
     @Test(arguments: Engine.allCases)
     func aFailureIsLoggedAboveTheLevelWithCouriersMessage(_ engine: Engine) async throws {
         let (logger, store) = RecordingLogHandler.logger()

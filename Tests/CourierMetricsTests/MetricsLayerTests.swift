@@ -50,6 +50,22 @@ import Testing
         #expect(metrics.counters.count == 1)
     }
 
+    /// A layer below the metrics one holds the failure for a second: the timer records what the
+    /// engine measured, not that.
+    @Test(arguments: Engine.allCases)
+    func aFailureAfterTheExchangeStartedIsTimedAsTheEngineMeasuredIt(_ engine: Engine) async throws {
+        let metrics = TestMetrics()
+        let caught = StalledExchange.Caught()
+        try await engine.withExchange { server, exchange in
+            let measured = layered(StalledExchange.failingLate(exchange, keepingIn: caught), [recordingMetrics(factory: metrics)])
+            _ = try? await measured(StalledExchange.request(on: server))
+        }
+        let dimensions = [("method", "GET"), ("host", "127.0.0.1"), ("status_class", "error")]
+        let durations = try metrics.expectTimer("courier_request_duration", dimensions).values
+        let total = try #require(try caught.metrics.total)
+        #expect(durations == [total.nanoseconds])
+    }
+
     @Test func theInFlightMeterRisesDuringAnExchangeAndFallsAfter() async throws {
         let metrics = TestMetrics()
         try await Engine.curl.withExchange { server, exchange in

@@ -5,6 +5,7 @@ import Courier
 import CourierCurl
 import CourierTestServer
 import Foundation
+import Synchronization
 import Testing
 
 /// The engines whose `exchange` the observability layers are tested over, shared by their three
@@ -16,19 +17,24 @@ package enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     package var testDescription: String { rawValue }
 
-    /// Runs `body` with a fresh server and this engine's exchange, and stops both afterwards.
+    /// Runs `body` with a fresh server and this engine's exchange with `policies`, and stops both
+    /// afterwards.
     @discardableResult
-    package func withExchange<T: Sendable>(_ body: (TestServer, @escaping HTTPExchange) async throws -> T) async throws -> T {
+    package func withExchange<T: Sendable>(
+        policies: Policies = Policies(), _ body: (TestServer, @escaping HTTPExchange) async throws -> T
+    ) async throws -> T {
         let server = try await TestServer.start()
         let shutdown: @Sendable () async -> Void
         let exchange: HTTPExchange
         switch self {
         case .urlSession:
-            let transport = URLSessionTransport()
+            let transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
             exchange = transport.exchange
             shutdown = { await transport.shutdown() }
         case .curl:
-            let transport = try CurlTransport()
+            var configuration = CurlTransport.Configuration()
+            configuration.policies = policies
+            let transport = try CurlTransport(configuration: configuration)
             exchange = transport.exchange
             shutdown = { await transport.shutdown() }
         }
@@ -64,5 +70,50 @@ package enum Secrets {
     package static func url(_ path: String, port: Int) throws -> URL {
         let text = "http://alice:\(password)@127.0.0.1:\(port)\(path)?page=2&access_token=\(token)&api_key=\(apiKey)&X-Amz-Signature=\(signature)"
         return try #require(URL(string: text))
+    }
+}
+
+/// An exchange that fails after it started: the server sends the head and part of the body,
+/// then nothing, and the request's idle timeout ends it. Both engines carry what they measured on
+/// the `URLError(.timedOut)`.
+package enum StalledExchange {
+    package static func request(on server: TestServer) -> URLRequest {
+        var request = URLRequest(url: server.url("/stall/1000"))
+        request.timeoutInterval = 1
+        return request
+    }
+
+    /// `exchange`, holding a failure for a second before passing it on, so that a layer above
+    /// that timed the call itself would count far more than what the engine measured; the
+    /// failure is kept in `caught` for the test to compare with.
+    package static func failingLate(_ exchange: @escaping HTTPExchange, keepingIn caught: Caught) -> HTTPExchange {
+        { request in
+            do {
+                return try await exchange(request)
+            } catch {
+                caught.keep(error)
+                try? await Task.sleep(for: .seconds(1))
+                throw error
+            }
+        }
+    }
+
+    /// The failure an exchange threw, and what the engine measured of it.
+    package final class Caught: Sendable {
+        private let error = Mutex<(any Error)?>(nil)
+
+        package init() {}
+
+        func keep(_ error: any Error) {
+            self.error.withLock { $0 = error }
+        }
+
+        /// The engine's measures of the failure, which the layer must have read.
+        package var metrics: ExchangeMetrics {
+            get throws {
+                let metrics = error.withLock { ($0 as? URLError)?.exchangeMetrics }
+                return try #require(metrics, "the failure carries what the engine measured")
+            }
+        }
     }
 }

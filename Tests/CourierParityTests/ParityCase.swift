@@ -1,3 +1,4 @@
+import Courier
 import CourierParity
 import Testing
 
@@ -30,6 +31,9 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
     /// Runs on a CurlTransport of its own, so that its transfers reuse each other's easy handle
     /// rather than one other cases have used.
     var needsOwnCurlTransport: Bool
+    /// Runs on a transport of each kind of its own with this retry policy, rather than on the
+    /// shared ones, which retry nothing.
+    var retries: RetryPolicy?
 
     init(
         _ name: String,
@@ -38,7 +42,8 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         action: Action = .send,
         receivedBy: ServerRole = .main,
         known knownDifferences: [KnownDifference] = [],
-        needsOwnCurlTransport: Bool = false
+        needsOwnCurlTransport: Bool = false,
+        retries: RetryPolicy? = nil
     ) {
         self.name = name
         self.request = request
@@ -47,6 +52,7 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         self.receivedBy = receivedBy
         self.knownDifferences = knownDifferences
         self.needsOwnCurlTransport = needsOwnCurlTransport
+        self.retries = retries
     }
 
     /// Cases that read `lastRequest` must not overlap, or one case would read another's request.

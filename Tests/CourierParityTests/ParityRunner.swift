@@ -14,15 +14,17 @@ enum ParityRunner {
         let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let server = servers.server(parityCase.receivedBy)
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
-        let curlTransport = ownCurl?.parityTransport ?? sharedCurl
+        let retrying = try parityCase.retries.map(RetryingParityTransports.init)
+        let curlTransport = retrying?.curl ?? ownCurl?.parityTransport ?? sharedCurl
         let refusedRequest = URLRequest(url: servers.refusing.baseURL)
         let (urlSession, fromURLSession) = await exchange(
-            request, parityCase.action, ParityTransports.urlSession, server, refusedRequest: refusedRequest
+            request, parityCase.action, retrying?.urlSession ?? ParityTransports.urlSession, server, refusedRequest: refusedRequest
         )
         // Built again: a body stream is spent by the first exchange.
         let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlTransport, server, refusedRequest: refusedRequest)
         await ownCurl?.shutdown()
+        await retrying?.shutdown()
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
             curl: EchoBodyNormalisation.normalised(curl),
@@ -46,6 +48,8 @@ enum ParityRunner {
         _ request: URLRequest, _ action: ParityCase.Action, _ transport: ParityTransport, _ server: TestServer,
         refusedRequest: URLRequest
     ) async -> (ExchangeOutcome, ReceivedRequest?) {
+        // A `/flaky` route counts per key: each transport starts from the first failure.
+        if let key = Self.flakyKey(of: request) { server.forgetVisits(key) }
         let countBefore = server.requestCount
         let networking = transport.networking
         let outcome: ExchangeOutcome
@@ -79,6 +83,12 @@ enum ParityRunner {
 }
 
 extension ParityRunner {
+    /// The key of a `/flaky/{key}/{failures}` request.
+    fileprivate static func flakyKey(of request: URLRequest) -> String? {
+        let parts = request.url?.pathComponents ?? []
+        return parts.count == 4 && parts[1] == "flaky" ? parts[2] : nil
+    }
+
     /// Reads a streamed body until `afterBytes` arrived, then cancels the reading task: the
     /// outcome is the error the read throws.
     fileprivate static func cancelledStream(

@@ -26,3 +26,30 @@ extension CurlTransport {
         ParityTransport(networking: networking, streaming: streaming)
     }
 }
+
+/// A transport of each kind with `retries` as its retry policy, for the cases that show both
+/// retry alike; shut down after the case.
+struct RetryingParityTransports {
+    private let urlSessionTransport: URLSessionTransport
+    private let curlTransport: CurlTransport
+
+    init(_ retries: RetryPolicy) throws {
+        var policies = Policies()
+        policies.retries = retries
+        urlSessionTransport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
+        var curl = CurlTransport.Configuration()
+        curl.policies = policies
+        curlTransport = try CurlTransport(configuration: curl)
+    }
+
+    var urlSession: ParityTransport {
+        ParityTransport(networking: urlSessionTransport.networking, streaming: urlSessionTransport.streaming)
+    }
+
+    var curl: ParityTransport { curlTransport.parityTransport }
+
+    func shutdown() async {
+        await urlSessionTransport.shutdown()
+        await curlTransport.shutdown()
+    }
+}

@@ -115,6 +115,9 @@ import Testing
                 #expect(written == 300_000, "\(name)")
                 #expect(try Data(contentsOf: destination).count == 300_000, "\(name)")
                 #expect(try await sendLines(["a", "b"], to: server.url("/anything"), over: streaming) == 200, "\(name)")
+                let (firstByte, total) = try await timeDownload(of: server.url("/delay/0.1"), over: streaming)
+                #expect(try #require(firstByte, "\(name)") >= .milliseconds(100), "\(name)")
+                #expect(try #require(total, "\(name)") >= firstByte ?? .zero, "\(name)")
             }
         }
         await curl.shutdown()

@@ -17,7 +17,7 @@ package final class HTTP2TestProxy: Sendable {
     package let tlsPort: Int
     /// The port of the h2c listener (HTTP/2 with prior knowledge only).
     package let cleartextPort: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let directory: URL
 
     /// `https://127.0.0.1:<tlsPort><pathAndQuery>`.
@@ -30,7 +30,7 @@ package final class HTTP2TestProxy: Sendable {
         URL(string: "http://127.0.0.1:\(cleartextPort)\(pathAndQuery)")!
     }
 
-    private init(tlsPort: Int, cleartextPort: Int, process: Process, directory: URL) {
+    private init(tlsPort: Int, cleartextPort: Int, process: SpawnedProcess, directory: URL) {
         self.tlsPort = tlsPort
         self.cleartextPort = cleartextPort
         self.process = process
@@ -64,25 +64,22 @@ package final class HTTP2TestProxy: Sendable {
         let config = configuration(directory: directory.path, upstreamPort: upstreamPort, ports: ports, certificate: certificate, key: key)
         try Data(config.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The shell writes nginx's pid for stop() and ends nginx itself once the test process
         // is gone. SIGKILL, since processes started from a test inherit a signal mask that
         // blocks SIGTERM, and nginx keeps nothing that needs a clean exit here.
-        process.arguments = [
-            "-c",
-            """
-            "$0" -p "$1" -e "$1/error.log" -c "$1/nginx.conf" </dev/null & pid=$!
-            echo $pid > "$1/nginx.child"
-            while kill -0 "$2" 2>/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.2; done
-            kill -KILL $pid 2>/dev/null
-            """,
-            nginx.path, directory.path, String(getpid()),
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        let process = try SpawnedProcess(
+            executable: "/bin/sh",
+            arguments: [
+                "-c",
+                """
+                "$0" -p "$1" -e "$1/error.log" -c "$1/nginx.conf" </dev/null & pid=$!
+                echo $pid > "$1/nginx.child"
+                while kill -0 "$2" 2>/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.2; done
+                kill -KILL $pid 2>/dev/null
+                """,
+                nginx.path, directory.path, String(getpid()),
+            ]
+        )
         let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, directory: directory)
 
         let deadline = ContinuousClock.now + .seconds(10)

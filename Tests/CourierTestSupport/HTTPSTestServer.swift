@@ -41,7 +41,7 @@ package final class HTTPSTestServer: Sendable {
     }
 
     package let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let stdin: Pipe
 
     /// `https://127.0.0.1:<port><pathAndQuery>`.
@@ -49,7 +49,7 @@ package final class HTTPSTestServer: Sendable {
         URL(string: "https://127.0.0.1:\(port)\(pathAndQuery)")!
     }
 
-    private init(port: Int, process: Process, stdin: Pipe) {
+    private init(port: Int, process: SpawnedProcess, stdin: Pipe) {
         self.port = port
         self.process = process
         self.stdin = stdin
@@ -66,15 +66,19 @@ package final class HTTPSTestServer: Sendable {
         let stderrURL = files.directory.appendingPathComponent("https_server.\(identity).stderr")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-u", script.path, certificate, key, files.caBundlePath] + demands.arguments
         let stdin = Pipe()
         let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try ProcessLaunch.run(process)
+        let process = try SpawnedProcess(
+            executable: python.path,
+            arguments: ["-u", script.path, certificate, key, files.caBundlePath] + demands.arguments,
+            standardInput: stdin.fileHandleForReading,
+            standardOutput: stdout.fileHandleForWriting,
+            standardError: try FileHandle(forWritingTo: stderrURL)
+        )
+        // The child has its ends; closing ours lets it see end of file on stdin once stop()
+        // closes the writing end, and lets this process see end of file on stdout.
+        try? stdin.fileHandleForReading.close()
+        try? stdout.fileHandleForWriting.close()
 
         let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(10))
         guard let line, let port = Int(line), port > 0 else {
@@ -255,8 +259,8 @@ package struct TLSTestFiles: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Every file is made by one shell script, one process for the lot: a test process that
-    /// starts many processes at once has been seen to crash inside Foundation's `Process.run()`.
+    /// Every file is made by one shell script, one child process for the lot rather than one
+    /// per file: the TLS and HTTP/2 tests make many sets at once.
     private func generate(with openssl: URL) throws {
         var script = OpenSSLScript(openssl: openssl.path)
         try generate(into: &script)
@@ -321,16 +325,13 @@ package struct TLSTestFiles: Sendable {
     }
 
     private func runScript(_ text: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-e", "-c", text]
         let output = directory.appendingPathComponent("openssl.out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        try ProcessLaunch.run(process)
+        let process = try SpawnedProcess(
+            executable: "/bin/sh", arguments: ["-e", "-c", text], standardOutput: handle, standardError: handle
+        )
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

@@ -15,6 +15,14 @@ func httpResponse(for request: URLRequest, status: Int, headers: [String: String
     return response
 }
 
+/// The head of ``httpResponse(for:status:headers:)``, for a `StreamingNetworking` double.
+func responseHead(for request: URLRequest, status: Int, headers: [String: String] = [:]) throws -> ResponseHead {
+    guard let head = ResponseHead(try httpResponse(for: request, status: status, headers: headers)) else {
+        throw URLError(.badServerResponse)
+    }
+    return head
+}
+
 /// A `Networking` double answering every request with `status` and `body`.
 func stub(status: Int, body: String = "", headers: [String: String] = [:]) -> Networking {
     { request in (Data(body.utf8), try httpResponse(for: request, status: status, headers: headers)) }
@@ -42,8 +50,8 @@ final class RecordingOrigin: Sendable {
 
     var networking: Networking {
         { request in
-            let (body, response) = try await self.answer(request, upload: nil)
-            return (try await body.collect(upTo: .max), response)
+            let (body, head) = try await self.answer(request, upload: nil)
+            return (try await body.collect(upTo: .max), head.urlResponse)
         }
     }
 
@@ -52,11 +60,11 @@ final class RecordingOrigin: Sendable {
     }
 
     /// A body that names the path, so a test can tell which hop answered.
-    private func answer(_ request: URLRequest, upload: UploadBody?) async throws -> (ResponseBody, URLResponse) {
+    private func answer(_ request: URLRequest, upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
         let bytes = try await upload?.collect()
         hops.withLock { $0.append(Hop(request: request, upload: bytes.map { String(decoding: $0, as: UTF8.self) })) }
         let path = request.url?.path ?? ""
         let answer = answers[path] ?? (404, [:])
-        return (ResponseBody(Data("at \(path)".utf8)), try httpResponse(for: request, status: answer.status, headers: answer.headers))
+        return (ResponseBody(Data("at \(path)".utf8)), try responseHead(for: request, status: answer.status, headers: answer.headers))
     }
 }

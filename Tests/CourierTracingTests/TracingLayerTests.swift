@@ -99,6 +99,32 @@ import Tracing
         }
     }
 
+    /// The span of an exchange that failed after it started has the phases the engine measured
+    /// until then and ends when the engine measured the failure, not when a layer below the
+    /// tracing one (which holds the failure for a second here) passed it on.
+    @Test(arguments: Engine.allCases)
+    func aFailedExchangesSpanHasThePhasesItReachedAndEndsWhenItFailed(_ engine: Engine) async throws {
+        let tracer = W3CRecordingTracer()
+        let caught = StalledExchange.Caught()
+        try await engine.withExchange { server, exchange in
+            let traced = layered(StalledExchange.failingLate(exchange, keepingIn: caught), [tracing(tracer: tracer)])
+            _ = try? await traced(StalledExchange.request(on: server))
+        }
+        let span = try #require(tracer.recorder.finishedSpans.first)
+        let metrics = try caught.metrics
+        #expect(span.status?.code == .error)
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == "URLError.timedOut")
+        let measured = [
+            ("queued", metrics.queued), ("nameLookup", metrics.nameLookup), ("connect", metrics.connect),
+            ("secureConnect", metrics.secureConnect), ("requestSent", metrics.requestSent), ("firstByte", metrics.firstByte),
+        ].compactMap { name, duration in duration.map { (name, $0) } }
+        #expect(span.events.map(\.name) == measured.map(\.0))
+        if engine == .curl { #expect(span.events.map(\.name).contains("requestSent")) }
+        let total = try #require(metrics.total)
+        let lasted = span.endInstant.nanosecondsSinceEpoch - span.startInstant.nanosecondsSinceEpoch
+        #expect(lasted == UInt64(total.nanoseconds))
+    }
+
     @Test(arguments: Engine.allCases)
     func noPasswordOrQuerySecretReachesAnAttribute(_ engine: Engine) async throws {
         let tracer = W3CRecordingTracer()

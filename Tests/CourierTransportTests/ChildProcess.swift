@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -30,14 +31,10 @@ enum ChildProcess {
     static func run(
         _ name: String, transport: TransportKind, environment: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "ChildProcessEntryPoints/\(name)"]
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment[variable] = name
         childEnvironment[TransportKind.environmentVariable] = transport.rawValue
         childEnvironment.merge(environment) { _, new in new }
-        process.environment = childEnvironment
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
@@ -45,9 +42,13 @@ enum ChildProcess {
             try? output.close()
             try? FileManager.default.removeItem(at: outputURL)
         }
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: try executablePath(),
+            arguments: ["--testing-library", "swift-testing", "--filter", "ChildProcessEntryPoints/\(name)"],
+            environment: childEnvironment,
+            standardOutput: output,
+            standardError: output
+        )
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {

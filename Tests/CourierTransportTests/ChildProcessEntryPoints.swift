@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierCurl
 import CourierTestServer
 import Foundation
 import Testing
@@ -26,6 +27,20 @@ import Testing
         #expect(try echo(data).path == "/get")
         #expect(server.requestCount == (transport.obeysProxyEnvironment ? 0 : 1))
         try await server.shutdown()
+    }
+
+    /// The environment holds `http_proxy` pointing at the parent's trap server, and the
+    /// transport asks for `.environment`: only then does libcurl read it. Port 9 is closed, so
+    /// only the proxy can answer.
+    @Test(.enabled(if: ChildProcess.current == "proxyFromEnvironment", "runs only in a child process"))
+    func proxyFromEnvironment() async throws {
+        var curl = CurlTransport.Configuration()
+        curl.proxy = .environment
+        let (data, response) = try await TransportKind.curl.withIsolatedTransport(curl: curl) { networking in
+            try await networking(URLRequest(url: URL(string: "http://127.0.0.1:9/get?via=environment")!))
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try echo(data).query == "via=environment")
     }
 
     /// 500 requests in flight to `/never`, cancelled: every socket and handle must be released.

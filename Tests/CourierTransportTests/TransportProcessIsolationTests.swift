@@ -28,12 +28,26 @@ import Testing
         // Control: the trap does catch a client that uses it as its proxy, so its silence
         // above means something. Port 9 is closed: only the proxy can answer.
         var proxied = CurlTransport.Configuration()
-        proxied.proxy = proxy
+        proxied.proxy = .url(proxy)
         let (_, response) = try await TransportKind.curl.withIsolatedTransport(curl: proxied) { networking in
             try await networking(URLRequest(url: URL(string: "http://127.0.0.1:9/get")!))
         }
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(trap.requestCount == trapped + 1)
+        try await trap.shutdown()
+    }
+
+    /// `.environment` is the one proxy setting that reads the variables; the test above shows
+    /// the default ignores them.
+    @Test(.enabled(if: TransportKind.configured.contains(.curl)))
+    func aCurlTransportAskingForTheEnvironmentsProxyUsesIt() async throws {
+        let trap = try await TestServer.start()
+        let outcome = try await ChildProcess.run(
+            "proxyFromEnvironment", transport: .curl,
+            environment: ["http_proxy": trap.baseURL.absoluteString, "no_proxy": "", "NO_PROXY": ""]
+        )
+        #expect(outcome.status == 0, "child failed:\n\(outcome.output)")
+        #expect(trap.requestCount == 1)
         try await trap.shutdown()
     }
 

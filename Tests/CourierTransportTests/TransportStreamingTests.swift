@@ -17,7 +17,7 @@ import Testing
         // One byte every 50 ms for over an hour: an engine that handed the body over only at its
         // end would never return a chunk here, however loaded the machine is.
         let (body, response) = try await transport.streaming(URLRequest(url: server.url("/drip/100000?interval_ms=50")), nil)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(response.statusCode == 200)
         var received = Data()
         for try await chunk in body {
             received.append(chunk)
@@ -143,7 +143,7 @@ import Testing
         policies.maximumResponseBytes = 1 << 20
         try await transport.withIsolatedStreamingTransport(policies: policies) { streaming in
             let (body, response) = try await streaming(URLRequest(url: try sharedServer().url("/infinite")), nil)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(response.statusCode == 200)
             var read = 0
             if transport.limitsStreamedBodies {
                 let error = await #expect(throws: URLError.self) {
@@ -224,7 +224,7 @@ import Testing
         var request = URLRequest(url: server.url("/get"))
         request.timeoutInterval = 20
         let (body, response) = try await streaming(request, nil)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(response.statusCode == 200)
         _ = try await body.collect(upTo: 1 << 20)
     }
 }

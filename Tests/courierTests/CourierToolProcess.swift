@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -93,7 +94,7 @@ enum CourierToolProcess {
 
     /// How a run into a closed pipe ended.
     struct PipeOutcome {
-        var reason: Process.TerminationReason
+        var reason: SpawnedProcess.Termination
         var status: Int32
         /// The bytes read before the read end was closed.
         var read: Data
@@ -147,22 +148,21 @@ enum CourierToolProcess {
         stdin: FileHandle,
         stdout: FileHandle,
         stderr: FileHandle
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
+    ) throws -> SpawnedProcess {
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment["COURIER_TRANSPORT"] = nil
         childEnvironment.merge(environment) { _, new in new }
-        process.environment = childEnvironment
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        return process
+        return try SpawnedProcess(
+            executable: try executableURL().path,
+            arguments: arguments,
+            environment: childEnvironment,
+            standardInput: stdin,
+            standardOutput: stdout,
+            standardError: stderr
+        )
     }
 
-    private static func waitForExit(_ process: Process, arguments: [String], timeout: Duration) async throws {
+    private static func waitForExit(_ process: SpawnedProcess, arguments: [String], timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {

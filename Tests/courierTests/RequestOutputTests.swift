@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -72,13 +73,13 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let path = temporaryPath(".bin")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = try CourierToolProcess.executableURL()
-        process.arguments = ["request", "--transport", transport, "-o", path, server.url("/drip/5?interval_ms=150").absoluteString]
         let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: try CourierToolProcess.executableURL().path,
+            arguments: ["request", "--transport", transport, "-o", path, server.url("/drip/5?interval_ms=150").absoluteString],
+            standardError: stderr.fileHandleForWriting
+        )
+        try stderr.fileHandleForWriting.close()
         let reader = stderr.fileHandleForReading
         let written = try await offTheTaskThreads {
             let written = try reader.readToEnd() ?? Data()
@@ -111,17 +112,17 @@ import Testing
     /// What `courier arguments…` wrote to its terminal, run by `script` on a pseudo-terminal.
     private static func underTerminal(_ arguments: [String]) async throws -> String {
         let command = ([try CourierToolProcess.executableURL().path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
         var environment = ProcessInfo.processInfo.environment
         environment["COURIER_TRANSPORT"] = nil
         environment["COLUMNS"] = "100"
-        process.environment = environment
         let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: "/usr/bin/script",
+            arguments: ["-qec", command, "/dev/null"],
+            environment: environment,
+            standardOutput: output.fileHandleForWriting
+        )
+        try output.fileHandleForWriting.close()
         let reader = output.fileHandleForReading
         let written = try await offTheTaskThreads {
             let written = try reader.readToEnd() ?? Data()

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -23,14 +24,14 @@ import Testing
         let input = try #require(FileHandle(forReadingAtPath: test.standardInput))
         defer { try? input.close() }
         let output = Pipe()
-        let process = Process()
-        process.executableURL = try CourierToolProcess.executableURL()
-        process.arguments = ["serve"]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try SpawnedProcess(
+            executable: try CourierToolProcess.executableURL().path,
+            arguments: ["serve"],
+            standardInput: input,
+            standardOutput: output.fileHandleForWriting
+        )
+        try output.fileHandleForWriting.close()
+        defer { process.signal(SIGKILL) }
 
         let line = try await Self.firstLine(of: output.fileHandleForReading, within: .seconds(30))
         let base = try #require(URL(string: line), "serve printed \(line.debugDescription)")
@@ -47,7 +48,7 @@ import Testing
         #expect(answer.status == 0, "\(answer.stderrText)")
         #expect(answer.stdout.count == 16)
 
-        kill(process.processIdentifier, test.signal)
+        process.signal(test.signal)
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

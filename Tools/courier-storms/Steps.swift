@@ -375,7 +375,7 @@ struct Steps {
                 request.httpMethod = "POST"
                 let (body, response) = try await subject.streaming(request, .data(Data(repeating: 0x62, count: 16384)))
                 _ = try await body.collect(upTo: 1 << 16)
-                guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw StormError.unexpectedSuccess }
+                guard response.statusCode == 200 else { throw StormError.unexpectedSuccess }
             }
         default:
             await expectSuccess("get") { _ = try await subject.networking(URLRequest(url: server.url("/get"))) }

@@ -199,8 +199,8 @@ private func streamingClient(
     BenchmarkClient(
         name: name,
         fetch: {
-            let (body, response) = try await streaming(request, nil)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let (body, head) = try await streaming(request, nil)
+            let status = head.statusCode
             guard status == 200 else { throw BenchmarkError.status(status) }
             var count = 0
             for try await chunk in body { count += chunk.count }

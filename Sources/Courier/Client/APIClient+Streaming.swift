@@ -8,40 +8,40 @@ extension APIClient {
     static let errorBodyLimit = 64 << 10
 
     /// Sends `request` and returns the body of an acceptable response to read as it arrives,
-    /// with the response.
+    /// with the response's head.
     ///
     /// The request goes through ``streaming`` when set, so the body is never held whole;
-    /// otherwise through the dispatcher's ``Networking``, buffered. An unacceptable status
-    /// throws the ``APIError`` ``Dispatcher/dispatch(_:)`` would, with the first 64 KiB of the
-    /// body. Errors while the body is read come from the body's iterator, as the transport
-    /// throws them.
+    /// otherwise through the dispatcher's ``Dispatcher/exchange``, buffered. An unacceptable
+    /// status throws the ``APIError`` ``Dispatcher/response(to:)`` would, with the first 64 KiB
+    /// of the body. Errors while the body is read come from the body's iterator, as the
+    /// transport throws them. The head's ``ResponseHead/metrics`` stop at the first byte; the
+    /// body's ``ResponseBody/metrics`` have the rest once it has been read.
     ///
     /// - Parameter upload: The request body, produced while it is sent; replaces a body the
     ///   request's method carries.
     public func stream(
         _ request: Request<ResponseBody>, uploading upload: UploadBody? = nil
-    ) async throws(APIError) -> (ResponseBody, HTTPURLResponse) {
+    ) async throws(APIError) -> (ResponseBody, ResponseHead) {
         let urlRequest = try urlRequest(for: request)
         let method = urlRequest.httpMethod ?? "GET"
-        let send = streaming ?? streamingNetworking(buffering: dispatcher.networking)
+        let send = streaming ?? streamingExchange(buffering: dispatcher.exchange)
         let body: ResponseBody
-        let response: URLResponse
+        let head: ResponseHead
         do {
-            (body, response) = try await send(urlRequest, upload)
+            (body, head) = try await send(urlRequest, upload)
         } catch let error as RequestError {
             throw APIError(kind: .invalidRequest(error), method: method, url: urlRequest.url)
+        } catch let error as NotHTTPResponse {
+            throw APIError(kind: .notHTTP, method: method, url: urlRequest.url, body: error.body)
         } catch {
             throw APIError(kind: .transport(error), method: method, url: urlRequest.url)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw APIError(kind: .notHTTP, method: method, url: urlRequest.url)
-        }
-        guard dispatcher.acceptableStatusCodes.contains(http.statusCode) else {
-            let kind = APIError.kind(forStatusCode: http.statusCode) ?? .unexpectedStatus(statusCode: http.statusCode)
+        guard dispatcher.acceptableStatusCodes.contains(head.statusCode) else {
+            let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
             let kept = await body.prefix(upTo: Self.errorBodyLimit)
-            throw APIError(kind: kind, method: method, url: urlRequest.url, response: http, body: kept)
+            throw APIError(kind: kind, method: method, url: urlRequest.url, head: head, body: kept)
         }
-        return (body, http)
+        return (body, head)
     }
 }
 

@@ -100,6 +100,15 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The response's status code, when a response arrived.
     public var statusCode: Int? { head?.statusCode }
 
+    /// What the engine measured of the exchange: the response's ``ResponseHead/metrics`` when a
+    /// response arrived; for a transport failure, what its `URLError` carries of an exchange
+    /// that failed after it started (``Foundation/URLError/exchangeMetrics``), such as how long
+    /// it ran before a timeout or a reset; nil when nothing was measured.
+    public var metrics: ExchangeMetrics? {
+        if let head { return head.metrics }
+        return urlError?.exchangeMetrics
+    }
+
     /// The underlying `URLError` of a transport failure.
     public var urlError: URLError? {
         if case .transport(let error as URLError) = kind { error } else { nil }
@@ -122,7 +131,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let target = "\(method) \(url?.redactedString ?? "<no URL>")"
-        let status = statusCode.map { " (status \($0))" } ?? ""
+        // A response that ran out of retries says so; a failure's own words already do.
+        let attempts = head.map { $0.metrics.attempts.count + 1 }.flatMap { $0 > 1 ? ", after \($0) attempts" : nil } ?? ""
+        let status = statusCode.map { " (status \($0)\(attempts))" } ?? ""
         return "\(target)\(status): \(kind)"
     }
 }

@@ -23,6 +23,8 @@ protocol ExchangeHead: SendableMetatype {
     var hopMetrics: ExchangeMetrics? { get }
     /// This head, answering after redirects from hops measured as `hops` (first to last).
     func redirected(after hops: [ExchangeMetrics]) -> Self
+    /// This head, answering after the earlier `attempts` were retried.
+    func retried(after attempts: [ExchangeAttempt]) -> Self
 }
 
 extension ResponseHead: ExchangeHead {
@@ -40,6 +42,12 @@ extension ResponseHead: ExchangeHead {
     func redirected(after hops: [ExchangeMetrics]) -> ResponseHead {
         var head = self
         head.metrics.redirects = hops
+        return head
+    }
+
+    func retried(after attempts: [ExchangeAttempt]) -> ResponseHead {
+        var head = self
+        head.metrics.attempts = attempts
         return head
     }
 }
@@ -63,4 +71,6 @@ extension URLResponse: ExchangeHead {
     var hopMetrics: ExchangeMetrics? { nil }
 
     func redirected(after hops: [ExchangeMetrics]) -> Self { self }
+
+    func retried(after attempts: [ExchangeAttempt]) -> Self { self }
 }

@@ -36,8 +36,12 @@ public struct ExchangeMetrics: Sendable, Equatable {
     /// Bytes of the response body after content decoding.
     public var decodedBodyBytes: Int?
     /// The hops before this one when redirects were followed, first to last; each is measured
-    /// from its own start.
+    /// from its own start. A streamed exchange drops a followed redirect's body at its head, so
+    /// its hops hold what their heads carried: the phases up to the first byte, no total.
     public var redirects: [ExchangeMetrics] = []
+    /// The attempts before this one when ``retrying(_:)`` sent the request again, first to
+    /// last; empty when the first attempt was the answer.
+    public var attempts: [ExchangeAttempt] = []
 
     /// Metrics with nothing measured.
     public init() {}

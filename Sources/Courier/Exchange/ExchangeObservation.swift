@@ -161,6 +161,24 @@ private func urlErrorCodeName(_ code: URLError.Code) -> String {
     }
 }
 
+extension ExchangeMetrics {
+    /// What the engine measured of the exchange that failed with `error`, redirects included,
+    /// when the error carries it (``Foundation/URLError/exchangeMetrics``).
+    package init?(failure error: any Error) {
+        guard let metrics = (error as? URLError)?.exchangeMetrics else { return nil }
+        self = metrics
+    }
+
+    /// How long the whole call ran as measured: the attempts retried before this one with their
+    /// waits, the hops before this one, and this hop's total as the engine measured it; nil when
+    /// this hop's total is unknown.
+    package var wholeCallDuration: Duration? {
+        guard let total else { return nil }
+        let earlierAttempts = attempts.reduce(Duration.zero) { $0 + $1.duration + $1.delay }
+        return redirects.reduce(earlierAttempts + total) { $0 + ($1.total ?? .zero) }
+    }
+}
+
 extension Duration {
     /// The duration in whole nanoseconds, clamped to `Int64`, as metrics and tracing take it.
     package var nanoseconds: Int64 {

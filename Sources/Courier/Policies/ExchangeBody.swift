@@ -16,6 +16,14 @@ protocol ExchangeBody: Sendable {
 
     /// This body, failing with `error()` if it is still arriving at `deadline`.
     func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Self
+
+    /// This body, answering after redirects from hops measured as `hops` (first to last), as
+    /// ``ExchangeHead/redirected(after:)`` says of its head.
+    func redirected(after hops: [ExchangeMetrics]) -> Self
+
+    /// This body, answering after `attempts` were retried, as ``ExchangeHead/retried(after:)``
+    /// says of its head.
+    func retried(after attempts: [ExchangeAttempt]) -> Self
 }
 
 extension Data: ExchangeBody {
@@ -24,4 +32,10 @@ extension Data: ExchangeBody {
 
     /// Bytes received whole are complete before any deadline could end them.
     func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Data { self }
+
+    /// Bytes carry no metrics; the head carries the hops.
+    func redirected(after hops: [ExchangeMetrics]) -> Data { self }
+
+    /// Bytes carry no metrics; the head carries the attempts.
+    func retried(after attempts: [ExchangeAttempt]) -> Data { self }
 }

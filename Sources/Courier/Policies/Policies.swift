@@ -29,6 +29,11 @@ public struct Policies: Sendable, Equatable {
     /// for no limit. See ``totalDeadline(_:)``.
     public var totalDeadline: TimeInterval? = nil
 
+    /// Which failures and statuses are tried again, and how long to wait before each retry
+    /// (see ``RetryPolicy`` and ``retrying(_:)``); ``RetryPolicy/none`` (the default) sends
+    /// every request once. ``RetryPolicy/standard`` retries as Alamofire's `RetryPolicy` does.
+    public var retries = RetryPolicy.none
+
     /// The most body bytes accepted for one response, counted after gzip/deflate/br/zstd
     /// decoding so that a decompression bomb is stopped too. Beyond it the request fails with
     /// `URLError(.dataLengthExceedsMaximum)`. Default 64 MiB. Enforced by the engine.
@@ -44,7 +49,13 @@ public struct Policies: Sendable, Equatable {
     public init() {}
 
     /// The layers these policies put over an engine, outermost first: error descriptions, the
-    /// total deadline, redirects, then on every hop cookies and response validation.
+    /// total deadline, retries, redirects, then on every hop cookies and response validation.
+    ///
+    /// Retries sit inside the deadline, so that attempts and the waits between them count
+    /// against it, and outside redirects, so that an attempt is a whole redirect chain and a
+    /// retry starts again from the request the caller made, not from a hop the caller never
+    /// asked for. The retry layer is always there, to remove ``RetryPolicy/requestField``; with
+    /// ``RetryPolicy/none`` it sends every request once.
     public var layers: [NetworkingLayer] {
         exchangeLayers().map { buffered($0) }
     }
@@ -71,6 +82,7 @@ public struct Policies: Sendable, Equatable {
     func exchangeLayers<Body: ExchangeBody, Head: ExchangeHead>() -> [ExchangeLayer<Body, Head>] {
         var layers: [ExchangeLayer<Body, Head>] = [errorDescriptionLayer()]
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
+        layers.append(retryLayer(retries))
         layers.append(redirectLayer(redirects))
         if let cookies { layers.append(cookieLayer(in: cookies)) }
         layers.append(validationLayer())
@@ -79,6 +91,7 @@ public struct Policies: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.totalDeadline == rhs.totalDeadline
-            && lhs.maximumResponseBytes == rhs.maximumResponseBytes && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
+            && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
+            && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
     }
 }

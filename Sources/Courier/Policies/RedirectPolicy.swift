@@ -87,7 +87,10 @@ public struct RedirectPolicy: Sendable, Equatable {
               let target = URL(string: location, relativeTo: currentURL)?.absoluteURL
         else { return .deliver }
         // A Location such as file:, ftp: or javascript: is never followed; the 3xx is the answer.
-        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        // Nor is a Unix socket, unless the request is on that socket already: a server must not
+        // send a client to a local socket it never chose.
+        guard let scheme = target.scheme?.lowercased(),
+              scheme == "http" || scheme == "https" || Self.staysOnSocket(target, from: currentURL),
               let host = target.host, !host.isEmpty
         else { return .deliver }
         // 0 (or less) turns following off: the 3xx is the answer.
@@ -131,6 +134,12 @@ public struct RedirectPolicy: Sendable, Equatable {
     private func isSensitive(_ name: String) -> Bool {
         let lowercased = name.lowercased()
         return Self.alwaysSensitiveHeaderNames.contains(lowercased) || lowercasedSensitiveNames.contains(lowercased)
+    }
+
+    /// Whether `target` names the same Unix socket, with the same scheme, as `current`.
+    private static func staysOnSocket(_ target: URL, from current: URL) -> Bool {
+        target.namesUnixSocket && target.scheme?.lowercased() == current.scheme?.lowercased()
+            && target.host(percentEncoded: true) == current.host(percentEncoded: true)
     }
 
     /// Scheme, host and port, with the scheme's default port filled in.

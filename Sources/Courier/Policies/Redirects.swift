@@ -21,7 +21,7 @@ public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> N
 /// and the body of a 3xx that is followed is dropped unread (a body still arriving is cancelled).
 /// The upload goes to the next hop by the rules that apply to `httpBody` (see
 /// ``RedirectPolicy``).
-func redirectLayer<Body: Sendable, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {
+func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
             var current = request
@@ -29,9 +29,15 @@ func redirectLayer<Body: Sendable, Head: ExchangeHead>(_ policy: RedirectPolicy)
             var redirects = 0
             var hops: [ExchangeMetrics] = []
             while true {
-                let (body, response) = try await send(current, currentUpload)
+                let (body, response): (Body, Head)
+                do {
+                    (body, response) = try await send(current, currentUpload)
+                } catch let error as URLError where !hops.isEmpty {
+                    // What the engine measured of the hop that failed, after the hops before it.
+                    throw error.changingMetrics { $0.redirects = hops }
+                }
                 guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else {
-                    return (body, hops.isEmpty ? response : response.redirected(after: hops))
+                    return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
                 }
                 let location = response.fieldValue("Location")
                 let decision = policy.decision(
@@ -39,7 +45,7 @@ func redirectLayer<Body: Sendable, Head: ExchangeHead>(_ policy: RedirectPolicy)
                 )
                 switch decision {
                 case .deliver:
-                    return (body, hops.isEmpty ? response : response.redirected(after: hops))
+                    return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
                 case .follow(let next):
                     try Task.checkCancellation(url: next.url)
                     current = next

@@ -9,7 +9,8 @@ import Foundation
 /// `URLRequest.timeoutInterval` is the longest silence on both engines, so a server that sends
 /// one byte a second holds a request for as long as it likes; this bound is what stops it. When
 /// it passes, the exchange in flight is cancelled, so its connection and handle are released as
-/// for any cancelled request. NaN, negative values and anything past
+/// for any cancelled request, and the error carries what the engine measured of it
+/// (`URLError.exchangeMetrics`). NaN, negative values and anything past
 /// `URLRequest.maximumTimeoutInterval`, infinity included, mean no limit.
 public func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
     buffered(deadlineLayer(seconds))
@@ -39,7 +40,16 @@ func deadlineLayer<Body: ExchangeBody, Head: ExchangeHead>(_ seconds: TimeInterv
                 // Whichever child finishes first decides; the other is cancelled on the way out.
                 guard let first = try await group.next(), let reply = first else {
                     try Task.checkCancellation(url: url)
-                    throw expired()
+                    // The group waits for the cancelled exchange anyway: its error says what the
+                    // engine measured before the deadline stopped it.
+                    group.cancelAll()
+                    var measured: ExchangeMetrics?
+                    do {
+                        _ = try await group.next()
+                    } catch {
+                        measured = (error as? URLError)?.exchangeMetrics
+                    }
+                    throw expired().carrying(measured)
                 }
                 return (reply.body, reply.response)
             }

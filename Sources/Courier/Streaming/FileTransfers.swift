@@ -4,7 +4,9 @@ import FoundationNetworking
 import Foundation
 
 /// URLSession's file vocabulary, `download(for:)` and `upload(for:fromFile:)`, written once over
-/// a ``StreamingNetworking`` so that each transport exposes it with the same behaviour.
+/// a ``StreamingNetworking`` so that each transport exposes it with the same behaviour. They
+/// answer with Foundation's response, as URLSession does, built from Courier's head once the body
+/// is done.
 package enum FileTransfers {
     /// Streams the response body of `request` to a new file in the temporary directory, a chunk
     /// at a time, and returns the file's URL; the caller owns the file. On any failure,
@@ -14,7 +16,7 @@ package enum FileTransfers {
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (URL, URLResponse) {
         let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming
-        let (body, response) = try await networking(request, nil)
+        let (body, head) = try await networking(request, nil)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("Courier-\(UUID().uuidString).tmp")
         let handle = try createFile(at: url)
         do {
@@ -27,7 +29,7 @@ package enum FileTransfers {
             try? FileManager.default.removeItem(at: url)
             throw error
         }
-        return (url, response)
+        return (url, head.urlResponse)
     }
 
     /// Sends `body` as the request body and collects the response, failing with
@@ -37,8 +39,8 @@ package enum FileTransfers {
         maximumResponseBytes: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (Data, URLResponse) {
         let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming
-        let (responseBody, response) = try await networking(request, body)
-        return (try await responseBody.collect(upTo: maximumResponseBytes), response)
+        let (responseBody, head) = try await networking(request, body)
+        return (try await responseBody.collect(upTo: maximumResponseBytes), head.urlResponse)
     }
 
     /// A new file only this user can read, failing rather than opening one that exists.

@@ -11,10 +11,11 @@ import Foundation
 /// unread bytes wait in memory up to ``Policies/maximumResponseBytes``, past which the body fails.
 ///
 /// ```swift
-/// let (body, response) = try await transport.stream(for: request)
+/// let (body, head) = try await transport.stream(for: request)
 /// for try await chunk in body {
 ///     try file.write(contentsOf: chunk)
 /// }
+/// print(head.statusCode, body.metrics?.total ?? .zero)
 /// ```
 ///
 /// Iterate it once. Cancelling the reading task, or dropping the body and its iterator before
@@ -35,17 +36,54 @@ public struct ResponseBody: AsyncSequence, Sendable {
     private var errorTransform: (@Sendable (any Error) -> any Error)?
     /// Told of every chunk a read returns, and of the end (see ``observingChunks(_:)``).
     private var chunkObserver: (@Sendable (Data?) -> Void)?
+    /// The hops before this one, set by the redirect layer (see ``redirected(after:)``).
+    private var redirectHops: [ExchangeMetrics] = []
+    /// The attempts before this one, set by the retry layer (see ``retried(after:)``).
+    private var earlierAttempts: [ExchangeAttempt] = []
 
     package init(_ storage: ResponseBodyStorage) {
         reader = Reader(storage)
     }
 
-    /// A body that is already complete, for test doubles and for engines that buffer.
-    public init(_ data: Data, trailerFields: [String: String] = [:]) {
+    /// A body that is already complete, for test doubles and for engines that buffer; `metrics`
+    /// are what ``metrics`` answers.
+    public init(_ data: Data, trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
         let storage = ResponseBodyStorage(bufferSize: Swift.max(1, data.count), producer: { _ in })
         storage.write(data)
-        storage.finish(trailerFields: trailerFields)
+        storage.finish(trailerFields: trailerFields, metrics: metrics)
         self.init(storage)
+    }
+
+    /// What the engine measured of the whole exchange, once its transfer has ended: read to its
+    /// end, failed, or stopped because the body was cancelled or dropped. Nil while the body is
+    /// still arriving.
+    ///
+    /// The response head comes first, so its ``ResponseHead/metrics`` stop at the first byte;
+    /// these add what only the end tells: ``ExchangeMetrics/total`` and the bytes of the body.
+    /// A reader that has read the body to its end (or caught its error) finds them set. Hops
+    /// before this one, when redirects were followed, are in ``ExchangeMetrics/redirects``, and
+    /// attempts before it, when the request was retried, in ``ExchangeMetrics/attempts``, as on
+    /// the head.
+    public var metrics: ExchangeMetrics? {
+        guard var metrics = reader.storage.metrics else { return nil }
+        if !redirectHops.isEmpty { metrics.redirects = redirectHops }
+        if !earlierAttempts.isEmpty { metrics.attempts = earlierAttempts }
+        return metrics
+    }
+
+    /// This body, answered after redirects from hops measured as `hops` (first to last), as
+    /// ``ResponseHead`` records them.
+    package func redirected(after hops: [ExchangeMetrics]) -> ResponseBody {
+        var body = self
+        body.redirectHops = hops
+        return body
+    }
+
+    /// This body, answered after `attempts` were retried, as ``ResponseHead`` records them.
+    package func retried(after attempts: [ExchangeAttempt]) -> ResponseBody {
+        var body = self
+        body.earlierAttempts = attempts
+        return body
     }
 
     /// The fields of a chunked body's trailer section, once the body has been read to its end;
@@ -160,6 +198,8 @@ package final class ResponseBodyStorage: Sendable {
     private struct Shared {
         var state: ResponseBodyState<UnsafeContinuation<Data?, any Error>>
         var trailerFields: [String: String] = [:]
+        /// What the engine measured, once it said the transfer ended.
+        var metrics: ExchangeMetrics?
         /// Called once the state ends; emptied then.
         var endHandlers: [@Sendable () -> Void] = []
 
@@ -195,17 +235,24 @@ package final class ResponseBodyStorage: Sendable {
         end { $0.state.append(chunk, unreadLimit: unreadLimit, error: error()) }
     }
 
-    /// The body is complete; `trailerFields` are the trailer section's fields, if any.
-    package func finish(trailerFields: [String: String] = [:]) {
+    /// The body is complete; `trailerFields` are the trailer section's fields, if any, and
+    /// `metrics` what the engine measured of the exchange.
+    package func finish(trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
         end { shared in
             if !shared.state.isEnded { shared.trailerFields = trailerFields }
+            shared.metrics = shared.metrics ?? metrics
             return shared.state.finish(nil)
         }
     }
 
-    /// The body broke off with `error`.
-    package func fail(_ error: any Error) {
-        end { $0.state.finish(error) }
+    /// The body broke off with `error`; `metrics` are what the engine measured of the exchange.
+    /// Kept even when the reader had ended the body already (cancelled or dropped it): the
+    /// transfer's end is reported after that.
+    package func fail(_ error: any Error, metrics: ExchangeMetrics? = nil) {
+        end { shared in
+            shared.metrics = shared.metrics ?? metrics
+            return shared.state.finish(error)
+        }
     }
 
     /// Whether the reader has buffered enough that the engine should not deliver more.
@@ -219,6 +266,8 @@ package final class ResponseBodyStorage: Sendable {
     }
 
     var isEnded: Bool { shared.withLock { $0.state.isEnded } }
+
+    var metrics: ExchangeMetrics? { shared.withLock { $0.metrics } }
 
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {

@@ -68,16 +68,11 @@ extension StreamingLayers {
 
     /// `Content-Length`, unless the body is content-encoded (the length of the encoded bytes
     /// says little about the decoded ones read).
-    private static func expectedBytesToReceive(_ response: URLResponse) -> Int64? {
-        guard let http = response as? HTTPURLResponse else {
-            return response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        }
-        if let encoding = http.value(forHTTPHeaderField: "Content-Encoding"),
-            !encoding.isEmpty, encoding.lowercased() != "identity"
-        {
+    private static func expectedBytesToReceive(_ head: ResponseHead) -> Int64? {
+        if let encoding = head.headerFields["Content-Encoding"], !encoding.isEmpty, encoding.lowercased() != "identity" {
             return nil
         }
-        return http.value(forHTTPHeaderField: "Content-Length")
+        return head.headerFields["Content-Length"]
             .flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
             .flatMap { $0 >= 0 ? $0 : nil }
     }

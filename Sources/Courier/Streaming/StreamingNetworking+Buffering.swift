@@ -7,15 +7,23 @@ import Foundation
 /// `httpBody` before the request is sent, and the body is handed over whole once it arrived.
 ///
 /// For test doubles and for code written against ``StreamingNetworking`` that must also run over
-/// a plain ``Networking``; memory is then what the buffered exchange needs.
+/// a plain ``Networking``; memory is then what the buffered exchange needs. The head wraps the
+/// `HTTPURLResponse` without copying it; a response that is not HTTP fails with
+/// ``NotHTTPResponse``.
 public func streamingNetworking(buffering networking: @escaping Networking) -> StreamingNetworking {
+    streamingExchange(buffering: exchange(networking))
+}
+
+/// ``streamingNetworking(buffering:)`` over an ``HTTPExchange``, whose head is handed on as it
+/// is; the body's ``ResponseBody/metrics`` are the head's.
+func streamingExchange(buffering exchange: @escaping HTTPExchange) -> StreamingNetworking {
     { request, upload in
         var request = request
         if let upload {
             request.httpBodyStream = nil
             request.httpBody = try await upload.collect()
         }
-        let (data, response) = try await networking(request)
-        return (ResponseBody(data), response)
+        let (data, head) = try await exchange(request)
+        return (ResponseBody(data, metrics: head.metrics), head)
     }
 }

@@ -6,10 +6,19 @@ import Foundation
 /// Sends one HTTP request, its body produced as it goes out, and returns the response head as
 /// soon as it arrives with the body to read as it comes.
 ///
-/// The streaming counterpart of ``Networking``: same rules for errors, status codes and
-/// cancellation, and the same ``Policies`` wrap it (see ``Policies/apply(to:)-(StreamingNetworking)``).
-/// The `URLRequest`'s own `httpBody` is sent when `UploadBody` is `nil`.
-public typealias StreamingNetworking = @Sendable (URLRequest, UploadBody?) async throws -> (ResponseBody, URLResponse)
+/// The streaming counterpart of ``HTTPExchange``: same rules for errors, status codes and
+/// cancellation, the same Courier ``ResponseHead`` (no Foundation response is built), and the
+/// same ``Policies`` wrap it (see ``Policies/apply(to:)-(StreamingNetworking)``). The
+/// `URLRequest`'s own `httpBody` is sent when `UploadBody` is `nil`.
+///
+/// The head comes before the body, so its ``ResponseHead/metrics`` hold what was measured up to
+/// the head: the phases up to ``ExchangeMetrics/firstByte``. What is known only once the body
+/// has ended (``ExchangeMetrics/total``, the body's bytes) is in the body's
+/// ``ResponseBody/metrics`` then.
+///
+/// A ``Networking`` streams through ``streamingNetworking(buffering:)``, and
+/// ``ResponseHead/httpURLResponse`` is Foundation's response for a caller that needs one.
+public typealias StreamingNetworking = @Sendable (URLRequest, UploadBody?) async throws -> (ResponseBody, ResponseHead)
 
 /// A function that wraps a ``StreamingNetworking`` in a policy, as ``NetworkingLayer`` does for
 /// ``Networking``.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let upload = try UploadBody.file(URL(filePath: "/var/backups/db.tar"))
-/// let (body, response) = try await transport.stream(for: request, uploading: upload)
+/// let (body, head) = try await transport.stream(for: request, uploading: upload)
 /// ```
 ///
 /// A body with a known ``length`` goes out with that `Content-Length`; one without is sent

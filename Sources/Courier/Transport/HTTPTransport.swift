@@ -15,7 +15,7 @@ public protocol HTTPTransport: Sendable {
     var policies: Policies { get }
     /// The engine with the policy layers over it, answering with Courier's own head.
     var exchange: HTTPExchange { get }
-    /// The streaming engine with the policy layers over it.
+    /// The streaming engine with the policy layers over it, answering with Courier's own head.
     var streaming: StreamingNetworking { get }
     /// This transport as a ``Networking`` value.
     var networking: Networking { get }
@@ -35,12 +35,27 @@ public struct TransportCapabilities: Sendable, Equatable {
     public var stopsDecodingAtTheLimit: Bool
     /// A chunked response's trailer fields are returned; otherwise they end the process.
     public var returnsTrailers: Bool
+    /// HTTP, HTTPS and SOCKS proxies, with credentials and a no-proxy list, are used;
+    /// otherwise asking for one fails with ``RequestError/unsupportedOption(_:transport:supportedBy:)``.
+    public var connectsThroughProxies: Bool
+    /// `http+unix` URLs (see `URL.unixSocket(_:path:secure:)`) and a transport-wide Unix
+    /// socket are sent over the socket; otherwise they are refused as above.
+    public var connectsOverUnixSockets: Bool
+    /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
+    /// otherwise they are refused as above.
+    public var overridesDNS: Bool
 
-    /// Capabilities from their parts.
-    public init(pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool) {
+    /// Capabilities from their parts; what is not given is not supported.
+    public init(
+        pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
+        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false
+    ) {
         self.pausesForSlowReaders = pausesForSlowReaders
         self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
         self.returnsTrailers = returnsTrailers
+        self.connectsThroughProxies = connectsThroughProxies
+        self.connectsOverUnixSockets = connectsOverUnixSockets
+        self.overridesDNS = overridesDNS
     }
 }
 
@@ -49,7 +64,8 @@ extension HTTPTransport {
     /// returns its URL, as URLSession's `download(for:)` does.
     ///
     /// The body is written a chunk at a time as it arrives through ``streaming``, and is bounded
-    /// by ``Policies/maximumResponseBytes`` as that is. The file is the caller's to move or
+    /// by ``Policies/maximumResponseBytes`` as that is. The `URLResponse` is built from the
+    /// response's head once the body is written. The file is the caller's to move or
     /// delete; when the download fails or its task is cancelled, it is removed before the error
     /// is thrown.
     ///

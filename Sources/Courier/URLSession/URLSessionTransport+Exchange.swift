@@ -55,6 +55,17 @@ extension URLSessionTransport {
 
         /// When the head arrived, for the exchange's metrics.
         let firstByte = Locked<ContinuousClock.Instant?>(nil)
+        /// When the exchange was made, just before its task.
+        private let started = ContinuousClock.now
+
+        /// What a layer can measure around FoundationNetworking, from the start until now: the
+        /// first byte when a head arrived, and how long the exchange has run.
+        var measuredSoFar: ExchangeMetrics {
+            var metrics = ExchangeMetrics()
+            metrics.firstByte = firstByte.withLock { $0 }.map { $0 - started }
+            metrics.total = ContinuousClock.now - started
+            return metrics
+        }
 
         /// Resumes the continuation with the task's outcome, once.
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {

@@ -11,7 +11,7 @@ extension URLSessionTransport {
     /// the storage's pause and resume requests are ignored and only its cancel acts: the task is
     /// cancelled on the session's ``TaskQueue``.
     final class StreamExchange: SessionExchange, Sendable {
-        typealias Continuation = CheckedContinuation<(ResponseBody, URLResponse), any Error>
+        typealias Continuation = CheckedContinuation<(ResponseBody, ResponseHead), any Error>
         private typealias State = StreamExchangeState<URLSessionTask, Continuation>
 
         let request: URLRequest
@@ -24,6 +24,8 @@ extension URLSessionTransport {
         private let unreadLimit: Int
         /// Told how much of the upload FoundationNetworking has sent (progress reporting).
         private let sendObserver: (@Sendable (Int64) -> Void)?
+        /// What can be measured around FoundationNetworking (see ``metrics``).
+        private let measure: Locked<Measure>
 
         init(
             request: URLRequest, tasks: TaskQueue, spool: UploadSpool?, sendObserver: (@Sendable (Int64) -> Void)? = nil,
@@ -34,6 +36,7 @@ extension URLSessionTransport {
             self.tasks = tasks
             self.spool = spool
             self.sendObserver = sendObserver
+            measure = Locked(Measure(started: .now))
             // The storage lives as long as the body's reader; it reaches this exchange weakly so
             // that a body kept after its transfer ended does not keep the exchange.
             let owner = WeakStreamExchange()
@@ -65,8 +68,32 @@ extension URLSessionTransport {
         }
 
         func receive(_ response: URLResponse) {
+            measure.withLock { $0.firstByte = .now }
             guard let continuation = state.withLock({ $0.receiveHead() }) else { return }
-            continuation.resume(returning: (ResponseBody(storage), Exchange.joiningCaseVariants(response)))
+            continuation.resume(with: head(of: response).map { (ResponseBody(storage), $0) })
+        }
+
+        /// Courier's head for `response`, with what was measured so far.
+        private func head(of response: URLResponse) -> Result<ResponseHead, any Error> {
+            guard var head = ResponseHead(Exchange.joiningCaseVariants(response)) else {
+                return .failure(URLError(.badServerResponse, "the response is not HTTP", url: request.url))
+            }
+            // The total and the body's bytes are the body's to report, once it has ended.
+            head.metrics.firstByte = metrics.firstByte
+            return .success(head)
+        }
+
+        /// What a layer can measure around FoundationNetworking, as the buffered exchange
+        /// measures it: when the head arrived, how long the exchange has run (until now) and the
+        /// decoded body bytes written so far.
+        private var metrics: ExchangeMetrics {
+            measure.withLock { measure in
+                var metrics = ExchangeMetrics()
+                metrics.firstByte = measure.firstByte.map { $0 - measure.started }
+                metrics.total = ContinuousClock.now - measure.started
+                metrics.decodedBodyBytes = measure.firstByte == nil ? nil : measure.bodyBytes
+                return metrics
+            }
         }
 
         func append(_ data: Data, limit: Int) {
@@ -81,9 +108,10 @@ extension URLSessionTransport {
             case .drop:
                 break
             case .overflow(let error, let task):
-                storage.fail(error)
+                storage.fail(error.carrying(metrics), metrics: metrics)
                 cancelSoon(task)
             case .write:
+                measure.withLock { $0.bodyBytes += data.count }
                 // The task cannot be paused: past the storage's mark the bytes wait there, up to
                 // the unread limit, where the storage fails and asks for the task's cancel.
                 storage.write(data, unreadLimit: unreadLimit, error: URLError(
@@ -99,14 +127,19 @@ extension URLSessionTransport {
             let completion = state.withLock { $0.complete(response: response, error: error, challenged: challenged, request: request) }
             switch completion {
             case .resume(let continuation, let result):
-                continuation.resume(with: result.map { response in
-                    storage.finish()
-                    return (ResponseBody(storage), Exchange.joiningCaseVariants(response))
+                if case .success = result { measure.withLock { $0.firstByte = $0.firstByte ?? .now } }
+                let metrics = self.metrics
+                continuation.resume(with: result.mapError { carrying(metrics, on: $0) }.flatMap { response in
+                    head(of: response).map { head in
+                        storage.finish(metrics: metrics)
+                        return (ResponseBody(storage), head)
+                    }
                 })
             case .endBody(let error?):
-                storage.fail(error)
+                let metrics = self.metrics
+                storage.fail(carrying(metrics, on: error), metrics: metrics)
             case .endBody(nil):
-                storage.finish()
+                storage.finish(metrics: metrics)
             case nil:
                 break
             }
@@ -124,10 +157,11 @@ extension URLSessionTransport {
             switch stop {
             case .answer(let continuation, let error, let task):
                 cancelSoon(task)
-                continuation.resume(throwing: error)
+                continuation.resume(throwing: error.carrying(metrics))
             case .failBody(let error, let task):
                 cancelSoon(task)
-                storage.fail(error)
+                let metrics = self.metrics
+                storage.fail(error.carrying(metrics), metrics: metrics)
             case nil:
                 break
             }
@@ -136,6 +170,13 @@ extension URLSessionTransport {
         private func cancelSoon(_ task: URLSessionTask) {
             tasks.cancel(task)
         }
+    }
+
+    /// When a streamed exchange started and its head arrived, and the body bytes written.
+    private struct Measure {
+        let started: ContinuousClock.Instant
+        var firstByte: ContinuousClock.Instant?
+        var bodyBytes = 0
     }
 
     /// The storage's way back to its exchange, which must not keep the exchange alive.

@@ -9,7 +9,7 @@ extension URLSessionTransport {
     /// it comes; any HTTP status is a response.
     ///
     /// ```swift
-    /// let (body, response) = try await transport.stream(for: request)
+    /// let (body, head) = try await transport.stream(for: request)
     /// for try await chunk in body { try file.write(contentsOf: chunk) }
     /// ```
     ///
@@ -19,9 +19,14 @@ extension URLSessionTransport {
     /// ``Configuration/maximumUnreadBytes`` (see ``streamingEngine``).
     ///
     /// - Parameter body: the request body; `nil` sends the request's own `httpBody`.
+    /// The head's ``ResponseHead/metrics`` say when it arrived (``ExchangeMetrics/firstByte``);
+    /// the body's ``ResponseBody/metrics`` add the total and the body's bytes once it has ended.
+    /// FoundationNetworking shows nothing below the head.
+    ///
     /// - Throws: what ``data(for:)`` throws, for failures before the head; a read of the body
-    ///   throws the engine's `URLError` for failures after it.
-    public func stream(for request: URLRequest, uploading body: UploadBody? = nil) async throws -> (ResponseBody, URLResponse) {
+    ///   throws the engine's `URLError` for failures after it. Either carries what was measured
+    ///   until then (``Foundation/URLError/exchangeMetrics``).
+    public func stream(for request: URLRequest, uploading body: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
         try await layeredStreaming(request, body)
     }
 
@@ -49,8 +54,8 @@ extension URLSessionTransport {
         session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
     ) -> StreamingNetworking {
         guard let delegate else {
-            return streamingNetworking(
-                buffering: engine(session: session, tasks: tasks, delegate: nil, contentDecoding: contentDecoding)
+            return streamingExchange(
+                buffering: exchangeEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: contentDecoding)
             )
         }
         return { request, upload in
@@ -71,7 +76,7 @@ extension URLSession {
     /// (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
         for request: URLRequest, uploading upload: UploadBody?, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate
-    ) async throws -> (ResponseBody, URLResponse) {
+    ) async throws -> (ResponseBody, ResponseHead) {
         var request = withSessionTimeout(request)
         // As in courierExchange: a task cancelled before it got here sends nothing.
         try Task.checkCancellation(url: request.url)

@@ -157,6 +157,11 @@ public struct URLSessionTransport: HTTPTransport {
         }
         // FoundationNetworking would still speak FTP or FILE through libcurl.
         if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            if url.namesUnixSocket {
+                throw RequestError.unsupportedOption(
+                    "send over a Unix domain socket (\(scheme) URL)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
+                )
+            }
             throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
         }
         return request
@@ -197,8 +202,19 @@ extension URLSession {
         return URLSessionTransport.Exchange(request: request, tasks: tasks)
     }
 
-    /// Runs `exchange`'s task and returns what it answered.
+    /// Runs `exchange`'s task and returns what it answered. A failure carries what could be
+    /// measured around the task until then (``Foundation/URLError/exchangeMetrics``).
     func perform(
+        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, URLResponse) {
+        do {
+            return try await run(exchange, delegate: delegate)
+        } catch let error as URLError {
+            throw error.carrying(exchange.measuredSoFar)
+        }
+    }
+
+    private func run(
         _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, URLResponse) {
         let request = exchange.request

@@ -13,7 +13,7 @@ import Testing
         { request, upload in
             var answer = body
             if let upload { answer.append(try await upload.collect()) }
-            return (ResponseBody(answer), try httpResponse(for: request, status: status))
+            return (ResponseBody(answer), try responseHead(for: request, status: status))
         }
     }
 

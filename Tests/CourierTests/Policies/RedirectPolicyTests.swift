@@ -26,6 +26,19 @@ struct RedirectPolicyTests {
         return nil
     }
 
+    /// A server must not send a client to a local socket; a request already on a socket may
+    /// move along it, and only along it.
+    @Test func aUnixSocketIsFollowedOnlyFromTheSameSocket() throws {
+        let socket = "http+unix://%2Ftmp%2Fa.sock"
+        #expect(policy.decision(after: request("http://a.test/"), statusCode: 302, location: "\(socket)/x", redirectsSoFar: 0) == .deliver)
+        let along = try #require(next(policy.decision(after: request("\(socket)/a"), statusCode: 302, location: "/b", redirectsSoFar: 0)))
+        #expect(along.url?.absoluteString == "\(socket)/b")
+        #expect(policy.decision(after: request("\(socket)/a"), statusCode: 302, location: "http+unix://%2Ftmp%2Fb.sock/", redirectsSoFar: 0) == .deliver)
+        #expect(policy.decision(after: request("\(socket)/a"), statusCode: 302, location: "https+unix://%2Ftmp%2Fa.sock/", redirectsSoFar: 0) == .deliver)
+        let out = try #require(next(policy.decision(after: request("\(socket)/a"), statusCode: 302, location: "http://a.test/", redirectsSoFar: 0)))
+        #expect(out.url?.absoluteString == "http://a.test/")
+    }
+
     @Test func seeOtherTurnsPostIntoGetWithoutBody() throws {
         let original = request("http://a.test/x", method: "POST", body: "b", headers: ["Content-Type": "text/plain"])
         let followed = try #require(next(policy.decision(after: original, statusCode: 303, location: "/y", redirectsSoFar: 0)))

@@ -27,8 +27,8 @@ import Testing
             let storage = ResponseBodyStorage(bufferSize: 1 << 20) { _ in }
             for chunk in chunks { storage.write(chunk) }
             storage.finish()
-            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!
-            return (ResponseBody(storage), response)
+            let fields = HeaderFields(headers.map { HeaderField(name: $0.key, value: $0.value) })
+            return (ResponseBody(storage), ResponseHead(statusCode: 200, headerFields: fields, url: url))
         }
     }
 

@@ -5,8 +5,8 @@ import Courier
 import Foundation
 
 func saveBody(of url: URL, to destination: URL, over streaming: StreamingNetworking) async throws -> Int {
-    let (body, response) = try await streaming(URLRequest(url: url), nil)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+    let (body, head) = try await streaming(URLRequest(url: url), nil)
+    guard head.statusCode == 200 else {
         throw URLError(.badServerResponse)
     }
     guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {

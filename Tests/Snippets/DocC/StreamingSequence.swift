@@ -11,7 +11,7 @@ func sendLines(_ lines: [String], to url: URL, over streaming: StreamingNetworki
     }
     var request = URLRequest(url: url)
     request.httpMethod = "POST"
-    let (body, response) = try await streaming(request, .stream(pieces))
+    let (body, head) = try await streaming(request, .stream(pieces))
     _ = try await body.collect(upTo: 1 << 20)
-    return (response as? HTTPURLResponse)?.statusCode ?? 0
+    return head.statusCode
 }

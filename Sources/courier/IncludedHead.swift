@@ -1,32 +1,29 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// The `-i` block: status line, header fields, blank line, in the wire's CRLF form.
-struct ResponseHead {
-    /// As the status line spells it: `HTTP/1.1`, `HTTP/2`.
-    var httpVersion: String
+struct IncludedHead {
+    /// The version the transport spoke: what the curl engine reports, HTTP/1.1 from URLSession,
+    /// which does not.
+    var httpVersion: HTTPVersion
     var statusCode: Int
     var fields: [(name: String, value: String)]
 
-    /// `httpVersion` is the version the transport spoke, when it reports one; HTTP/1.1 otherwise.
-    init(_ response: HTTPURLResponse, httpVersion: String? = nil) {
-        self.httpVersion = httpVersion ?? "HTTP/1.1"
-        statusCode = response.statusCode
-        // `allHeaderFields` is a dictionary, so arrival order is gone; sorting makes the output
-        // the same on every run and on both transports.
-        fields = response.allHeaderFields.compactMap { key, value in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
-        }
-        .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    init(_ head: ResponseHead) {
+        httpVersion = head.httpVersion
+        statusCode = head.statusCode
+        // One line per name, repeated values joined, as URLSession reports them, so both
+        // transports write the same block; sorted, since URLSession keeps no arrival order.
+        fields = head.headerFields.joined.map { ($0.key, $0.value) }
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     /// HTTP/2 has no reason phrase, so as curl writes it: `HTTP/2 200`.
     var statusLine: String {
-        let hasReason = !(httpVersion.hasPrefix("HTTP/2") || httpVersion.hasPrefix("HTTP/3"))
-        let reason = hasReason ? Self.reasonPhrases[statusCode].map { " " + $0 } ?? "" : ""
+        let reason = httpVersion.major >= 2 ? "" : Self.reasonPhrases[statusCode].map { " " + $0 } ?? ""
         return "\(httpVersion) \(statusCode)\(reason)"
     }
 

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Courier
+import CourierCurl
+
+/// `courier request`'s flags that change where a request goes, with curl's names and syntax:
+/// `-x/--proxy`, `-U/--proxy-user`, `--noproxy`, `--unix-socket`, `--resolve`, `--connect-to`.
+///
+/// Only the curl transport honours them; with `--transport urlsession` any of them fails the
+/// request before anything is sent, naming the flag. Unlike curl, courier never reads
+/// `http_proxy` and its siblings from the environment, so `-U` and `--noproxy` need `-x`.
+struct RouteOptions: ParsableArguments {
+    @Option(name: [.customShort("x"), .customLong("proxy")], help: ArgumentHelp("Send through the proxy at URL: http://, https://, socks4://, socks4a://, socks5:// (names resolved here) or socks5h:// (resolved by the proxy); no scheme means http://. user:password@ in the URL is sent to the proxy. \"\" means no proxy. curl transport only.", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: [.customShort("U"), .customLong("proxy-user")], help: ArgumentHelp("The proxy's user and password, split at the first colon. Never printed. Needs -x.", valueName: "user:password"))
+    var proxyUser: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Comma-separated hosts reached without the proxy, with curl's rules: a name matches its subdomains, addresses and CIDR ranges match, * matches all. Needs -x.", valueName: "hosts"))
+    var noProxy: String?
+
+    @Option(name: .customLong("unix-socket"), help: ArgumentHelp("Connect to the Unix domain socket at PATH; the URL's host goes in the Host header. curl transport only.", valueName: "path"))
+    var unixSocket: String?
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp("Resolve HOST:PORT to ADDRESS[,ADDRESS…] instead of DNS; repeatable. curl transport only.", valueName: "host:port:address"))
+    var resolve: [String] = []
+
+    @Option(name: .customLong("connect-to"), help: ArgumentHelp("Connect to CONNECT-TO-HOST:CONNECT-TO-PORT when the URL names HOST:PORT; repeatable. curl transport only.", valueName: "host:port:host:port"))
+    var connectTo: [String] = []
+
+    func validate() throws {
+        _ = try curlConfiguration()
+    }
+
+    /// The flag given that asks for the most, in `RequestError.unsupportedOption`'s words.
+    private var firstGiven: String? {
+        if proxy.map({ !$0.isEmpty }) ?? false { return "use a proxy (-x/--proxy)" }
+        if unixSocket != nil { return "send over a Unix domain socket (--unix-socket)" }
+        if !resolve.isEmpty { return "override DNS (--resolve)" }
+        if !connectTo.isEmpty { return "override DNS (--connect-to)" }
+        return nil
+    }
+
+    /// The curl configuration these flags ask for, over `base`.
+    ///
+    /// - Throws: `ValidationError` (a usage error, exit 64) for a value that does not parse,
+    ///   never quoting a password.
+    func curlConfiguration(over base: CurlTransport.Configuration = .init()) throws -> CurlTransport.Configuration {
+        var configuration = base
+        let exceptions = noProxy.map { $0.split(separator: ",").map(String.init) } ?? []
+        if let proxy, !proxy.isEmpty {
+            configuration.proxy = .url(proxy, credentials: proxyUser.map(CurlTransport.ProxyCredentials.init(userAndPassword:)), noProxy: exceptions)
+            if let problem = RouteCheck.problem(with: configuration.proxy) {
+                throw ValidationError("-x/--proxy: \(problem)")
+            }
+        } else if proxyUser != nil || noProxy != nil {
+            throw ValidationError("\(proxyUser != nil ? "-U/--proxy-user" : "--noproxy") needs -x/--proxy: courier reads no proxy from the environment")
+        }
+        if let unixSocket {
+            if let problem = RouteCheck.problem(withSocketPath: unixSocket) { throw ValidationError("--unix-socket: \(problem)") }
+            configuration.unixSocketPath = unixSocket
+        }
+        do {
+            configuration.resolve = try resolve.map(CurlTransport.ResolveOverride.init(curlSyntax:))
+            configuration.connectTo = try connectTo.map(CurlTransport.ConnectOverride.init(curlSyntax:))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        return configuration
+    }
+
+    /// The curl configuration for `transport`; for urlsession, which cannot honour any of
+    /// these flags, a refusal naming the first one given.
+    func curlConfiguration(for transport: Transport, over base: CurlTransport.Configuration = .init()) throws -> CurlTransport.Configuration {
+        if transport == .urlSession, let option = firstGiven {
+            throw RequestError.unsupportedOption(option, transport: "URLSessionTransport", supportedBy: "CurlTransport")
+        }
+        return try curlConfiguration(over: base)
+    }
+}
