@@ -55,7 +55,7 @@ struct HTTPVersionAndTLSOptions: ParsableArguments {
     @Option(name: .customLong("capath"), help: ArgumentHelp("Trust the CA certificates of this directory too, named by hash as `openssl rehash` makes them (curl transport).", valueName: "dir"))
     var caDirectory: String?
 
-    @Option(name: [.customShort("E"), .customLong("cert")], help: ArgumentHelp("Present this PEM client certificate, `file:passphrase` for an encrypted key in the same file; `\\:` for a colon in the name (curl transport).", valueName: "certificate[:passphrase]"))
+    @Option(name: [.customShort("E"), .customLong("cert")], help: ArgumentHelp("Present this PEM client certificate; `file:passphrase` also gives its key's passphrase, `\\:` is a colon in the name (curl transport).", valueName: "certificate[:passphrase]"))
     var certificate: String?
 
     @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key, a PEM file (default: in the --cert file).", valueName: "file"))
