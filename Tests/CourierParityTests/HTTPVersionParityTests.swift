@@ -15,7 +15,9 @@ import Testing
 /// left out: the connection-specific fields it forbids (`Connection`, `Transfer-Encoding`,
 /// RFC 9113 §8.2.2), and the letter case of the header names an echo lists, which HTTP/2
 /// sends in lower case (and so, for an encoded echo, its `Content-Length`).
-@Suite struct HTTPVersionParityTests {
+/// One test at a time: each makes certificates and starts servers, and all at once they took
+/// the CPU from other suites' tests that time what they wait for.
+@Suite(.serialized) struct HTTPVersionParityTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var method = "GET"

@@ -204,9 +204,15 @@ package func withHTTP2Proxy<T>(
     upstreamPort: Int,
     _ body: (HTTP2TestProxy, TLSTestFiles) async throws -> T
 ) async throws -> T {
-    let files = try TLSTestFiles.make()
+    let files = try await offThePool { try TLSTestFiles.make() }
     defer { files.remove() }
     let proxy = try await HTTP2TestProxy.start(upstreamPort: upstreamPort, files: files)
-    defer { proxy.stop() }
-    return try await body(proxy, files)
+    do {
+        let result = try await body(proxy, files)
+        try? await offThePool { proxy.stop() }
+        return result
+    } catch {
+        try? await offThePool { proxy.stop() }
+        throw error
+    }
 }

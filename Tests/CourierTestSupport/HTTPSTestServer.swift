@@ -394,9 +394,15 @@ package func withHTTPSServer<T>(
     demands: HTTPSTestServer.Demands = HTTPSTestServer.Demands(),
     _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
-    let files = try TLSTestFiles.make()
+    let files = try await offThePool { try TLSTestFiles.make() }
     defer { files.remove() }
     let server = try await HTTPSTestServer.start(identity, files: files, demands: demands)
-    defer { server.stop() }
-    return try await body(server, files)
+    do {
+        let result = try await body(server, files)
+        try? await offThePool { server.stop() }
+        return result
+    } catch {
+        try? await offThePool { server.stop() }
+        throw error
+    }
 }

@@ -7,7 +7,9 @@ import Testing
 /// `courier request`'s curl flags for HTTP versions and TLS, against nginx speaking h2 and h2c
 /// in front of the test server and the python HTTPS server that can demand a client
 /// certificate; and their refusal on URLSession, before anything is sent.
-@Suite struct RequestHTTPVersionAndTLSTests {
+/// One test at a time: each makes certificates and starts servers, and all at once they took
+/// the CPU from other suites' tests that time what they wait for.
+@Suite(.serialized) struct RequestHTTPVersionAndTLSTests {
     /// The `-i` status line of `arguments` (curl transport), or an issue when it failed.
     private func statusLine(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
         do {

@@ -10,7 +10,9 @@ import Testing
 
 /// CurlTransport over HTTP/2, against nginx (`HTTP2TestProxy`) speaking h2 over TLS and h2c
 /// in front of the in-process test server, so the test server's routes answer over HTTP/2.
-@Suite("CurlTransport over HTTP/2 on loopback")
+/// One test at a time: each makes certificates and starts servers, and all at once they took
+/// the CPU from other suites' tests that time what they wait for.
+@Suite("CurlTransport over HTTP/2 on loopback", .serialized)
 struct CurlTransportHTTP2Tests {
     /// Runs `body` with a test server, nginx in front of it and a transport that trusts the
     /// test CA, configured further by `configure`; stops all three afterwards.

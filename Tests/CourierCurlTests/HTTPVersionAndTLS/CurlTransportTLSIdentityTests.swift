@@ -12,7 +12,9 @@ import Testing
 /// python HTTPS server on 127.0.0.1, which can demand a client certificate and cap its TLS
 /// version. Each failure must come out as the `URLError` code URLSession uses for it, with
 /// words that say what failed and never the key's passphrase.
-@Suite("CurlTransport TLS identity and trust on loopback")
+/// One test at a time: each makes certificates and starts servers, and all at once they took
+/// the CPU from other suites' tests that time what they wait for.
+@Suite("CurlTransport TLS identity and trust on loopback", .serialized)
 struct CurlTransportTLSIdentityTests {
     private func withTransport<T>(
         _ configuration: CurlTransport.Configuration,
