@@ -12,9 +12,22 @@ extension Request {
     /// - Throws: ``RequestError`` when the URL cannot be formed, the method is not a token, a
     ///   header is malformed, or the body cannot be encoded. Never traps.
     public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> URLRequest {
+        try urlRequest(url: endpointWithMethodQuery.url(relativeTo: baseURL), encoder: encoder)
+    }
+
+    /// ``urlRequest(baseURL:encoder:)`` against a base taken apart once: the same request.
+    func urlRequest(base: ResolvedBaseURL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
+        try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder)
+    }
+
+    /// ``endpoint`` with the method's query items after its own.
+    private var endpointWithMethodQuery: Endpoint {
         var endpoint = self.endpoint
         endpoint.queryItems += method.queryItems
-        let url = try endpoint.url(relativeTo: baseURL)
+        return endpoint
+    }
+
+    private func urlRequest(url: URL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
         guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
 
         var request = URLRequest(url: url)
