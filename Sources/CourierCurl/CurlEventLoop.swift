@@ -347,17 +347,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// handle and given back first (libcurl's order, and never from inside a callback), then
     /// the caller is resumed once the statistics are published.
     private func perform(_ action: CurlTransfer.State.Action, for transfer: CurlTransfer) {
-        for release in [action.release, action.violationRelease].compactMap({ $0 }) {
-            if release.inMulti {
-                recordMetrics(of: transfer, handle: release.handle)
-                Curl.remove(release.handle.pointer, from: multi)
-            }
-            pool.give(release.handle, keep: !isShuttingDown)
-            running[transfer.id] = nil
-            streaming[transfer.id] = nil
-            transfer.easy = nil
-            transfer.uploadReader?.cancel()
-        }
+        // One at a time rather than through an array of both: this runs twice per request.
+        if let release = action.release { self.release(release, of: transfer) }
+        if let release = action.violationRelease { self.release(release, of: transfer) }
         if let repause = action.repause {
             transfer.restartIdleClock()
             Curl.pause(repause.handle.pointer, receive: repause.receive, send: repause.send)
@@ -369,6 +361,18 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         if action.resume != nil || action.violationResume != nil || action.body != nil {
             endedTransfers.append((transfer, action))
         }
+    }
+
+    private func release(_ release: (handle: CurlEasyHandle, inMulti: Bool), of transfer: CurlTransfer) {
+        if release.inMulti {
+            recordMetrics(of: transfer, handle: release.handle)
+            Curl.remove(release.handle.pointer, from: multi)
+        }
+        pool.give(release.handle, keep: !isShuttingDown)
+        running[transfer.id] = nil
+        streaming[transfer.id] = nil
+        transfer.easy = nil
+        transfer.uploadReader?.cancel()
     }
 
     /// Reads what libcurl measured of the transfer, whichever way it ended (completed, failed,
