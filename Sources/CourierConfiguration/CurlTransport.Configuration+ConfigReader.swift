@@ -20,6 +20,7 @@ extension CurlTransport.Configuration {
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.proxy` | string, secret | no proxy | a proxy URL, e.g. `http://proxy:3128` | `proxy` |
     /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
+    /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
     /// An empty string counts as absent. `curl.proxy` is read as a secret, since a proxy URL
@@ -48,5 +49,6 @@ extension CurlTransport.Configuration {
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
         proxy = try reader.string("curl.proxy", isSecret: true, accepted: "a proxy URL such as http://proxy:3128") ?? proxy
         userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
+        recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)
     }
 }

@@ -91,11 +91,14 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
+    /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
+    private let recordsMetrics: Bool
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         // Enough idle handles for a full set of connections to a few hosts; beyond that,
         // handles are destroyed when their transfer ends rather than hoarded.
         pool = CurlEasyHandlePool(configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4))
+        recordsMetrics = configuration.recordsMetrics
         let multi = try Curl.multiInit()
         do {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
@@ -381,7 +384,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// transfer's.
     private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle) {
         guard transfer.metrics == nil, let started = transfer.startTurn, turn != started else { return }
-        transfer.recordMetrics(Curl.transferInfo(handle.pointer))
+        transfer.recordMetrics(recordsMetrics ? Curl.transferInfo(handle.pointer) : nil)
     }
 
     private func resumeEndedTransfers() {

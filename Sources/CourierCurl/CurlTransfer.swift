@@ -164,10 +164,16 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
     /// called once by the event loop when the transfer ends, before its handle runs another and
-    /// before the awaiting task is resumed.
-    func recordMetrics(_ info: Curl.TransferInfo) {
+    /// before the awaiting task is resumed. `info` is nil when the transport reads no metrics.
+    func recordMetrics(_ info: Curl.TransferInfo?) {
         let decoded = bodyStorage != nil ? streamedBodyBytes : (pooledBody == nil ? body.count : pooledCount)
-        metrics = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        if let info {
+            metrics = ExchangeMetrics(info, decodedBodyBytes: decoded)
+        } else {
+            var counted = ExchangeMetrics()
+            counted.decodedBodyBytes = decoded
+            metrics = counted
+        }
     }
 
     /// Moves the body into a pooled buffer of at least `byteCount` bytes, copying what arrived so

@@ -52,6 +52,7 @@ import Testing
         // A secret is never quoted back.
         Case("courier.curl.proxy", 3128, "courier.curl.proxy=<secret> is not accepted; accepted values: a proxy URL such as http://proxy:3128"),
         Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
+        Case("courier.curl.recordsMetrics", "maybe", #"courier.curl.recordsMetrics="maybe" \#(bool)"#),
         Case("courier.urlsession.timeoutIntervalForRequest", 0, #"courier.urlsession.timeoutIntervalForRequest="0.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),

@@ -25,6 +25,7 @@ enum EveryKey {
         "courier.curl.caBundlePath": "/etc/courier/ca.pem",
         "courier.curl.proxy": "http://proxy.invalid:3128",
         "courier.curl.userAgent": "courier-tests/1",
+        "courier.curl.recordsMetrics": false,
         "courier.urlsession.timeoutIntervalForRequest": 7.5,
         "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
@@ -49,7 +50,8 @@ enum EveryKey {
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
               "proxy": "http://proxy.invalid:3128",
-              "userAgent": "courier-tests/1"
+              "userAgent": "courier-tests/1",
+              "recordsMetrics": false
             },
             "urlsession": {
               "timeoutIntervalForRequest": 7.5,
@@ -82,6 +84,7 @@ enum EveryKey {
         "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
         "COURIER_CURL_PROXY": "http://proxy.invalid:3128",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
+        "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
@@ -117,6 +120,7 @@ enum EveryKey {
         curl.caBundlePath = "/etc/courier/ca.pem"
         curl.proxy = "http://proxy.invalid:3128"
         curl.userAgent = "courier-tests/1"
+        curl.recordsMetrics = false
         return curl
     }
 
