@@ -8,6 +8,9 @@
 final class CurlEasyHandle {
     let pointer: Curl.EasyPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The `CURLOPT_URL` libcurl holds: set again only when a request goes elsewhere, since
+    /// libcurl copies the string each time and keeps it across transfers.
+    private var url: String?
 
     /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
     /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
@@ -71,7 +74,12 @@ final class CurlEasyHandle {
         let easy = pointer
         let plan = transfer.plan
         errorBuffer[0] = 0
-        try Curl.set(easy, .url, plan.url.absoluteString)
+        let url = plan.url.absoluteString
+        if url != self.url {
+            self.url = nil
+            try Curl.set(easy, .url, url)
+            self.url = url
+        }
         // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
         // announced as Content-Length, or chunked when a stream's size is unknown.
         switch plan.shape {

@@ -31,7 +31,9 @@ extension Request {
         guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
 
         var request = URLRequest(url: url)
-        request.httpMethod = method.name
+        // GET is URLRequest's own default, and its setter normalises the name through
+        // NSString (two allocations), so the most common method is left as it is.
+        if method.name != "GET" { request.httpMethod = method.name }
         if let timeoutInterval { request.timeoutInterval = timeoutInterval }
         for (name, value) in headers {
             try HTTPFieldSyntax.validate(name: name, value: value)
