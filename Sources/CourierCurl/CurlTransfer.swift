@@ -422,38 +422,43 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
+    // The callbacks borrow the transfer rather than retain it for the call: the event loop holds
+    // it for as long as its handle runs, and these run many times per request on the curl thread.
+
     /// CURLOPT_WRITEFUNCTION; `context` is the unretained transfer.
     static let bodyCallback: Curl.WriteCallback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receiveBody(bytes) }
     }
 
     /// CURLOPT_READFUNCTION; `context` is the unretained transfer.
     static let readCallback: Curl.ReadCallback = { data, size, count, context in
         guard let context, let data else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+        let buffer = UnsafeMutableRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.sendBody(into: buffer) }
     }
 
     /// CURLOPT_SEEKFUNCTION; `context` is the unretained transfer.
     static let seekCallback: Curl.SeekCallback = { context, offset, origin in
         guard let context else { return Curl.seekFailed }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.seekBody(to: Int64(offset), origin: origin)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.seekBody(to: Int64(offset), origin: origin)
+        }
     }
 
     /// CURLOPT_XFERINFOFUNCTION; `context` is the unretained transfer.
     static let progressCallback: Curl.ProgressCallback = { context, _, downloaded, _, uploaded in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
+        }
     }
 
     /// CURLOPT_HEADERFUNCTION; `context` is the unretained transfer.
     static let headerCallback: Curl.WriteCallback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+        let line = UnsafeRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receiveHeader(line) }
     }
 }
