@@ -366,6 +366,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Takes the transfer's handle out of the multi handle, once its metrics are read, and
+    /// gives it back to the pool; the transfer no longer runs.
     private func release(_ release: (handle: CurlEasyHandle, inMulti: Bool), of transfer: CurlTransfer) {
         if release.inMulti {
             recordMetrics(of: transfer, handle: release.handle)
