@@ -19,6 +19,7 @@ extension CurlTransport.Configuration {
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
+    /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     /// | `proxy` | string, secret | no proxy | a proxy URL (`http`, `https`, `socks4`, `socks4a`, `socks5`, `socks5h`), or `environment` | `proxy` |
     /// | `proxyUser` | string, secret | none | `user:password`, with `proxy` a URL | `proxy.credentials` |
@@ -56,5 +57,6 @@ extension CurlTransport.Configuration {
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
         try RouteKeys.read(reader, into: &self)
         userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
+        recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)
     }
 }

@@ -81,6 +81,7 @@ extension Transport {
     /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
     /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
+    /// | `courier.curl.recordsMetrics` | `COURIER_CURL_RECORDS_METRICS` | bool | `true` | `true`, `false`; `false` skips libcurl's per-exchange metrics |
     /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |

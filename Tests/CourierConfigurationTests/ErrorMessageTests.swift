@@ -79,6 +79,7 @@ import Testing
             #"courier.connectTo="api.test:443" is not accepted; accepted values: HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries (HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT (an empty part matches or keeps any))"#
         ),
         Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
+        Case("courier.curl.recordsMetrics", "maybe", #"courier.curl.recordsMetrics="maybe" \#(bool)"#),
         Case("courier.urlsession.timeoutIntervalForRequest", 0, #"courier.urlsession.timeoutIntervalForRequest="0.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),

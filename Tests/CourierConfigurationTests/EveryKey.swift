@@ -39,6 +39,7 @@ enum EveryKey {
         "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
         "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
         "courier.curl.userAgent": "courier-tests/1",
+        "courier.curl.recordsMetrics": false,
         "courier.urlsession.timeoutIntervalForRequest": 7.5,
         "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
@@ -79,7 +80,8 @@ enum EveryKey {
               "verifiesPeer": false,
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
-              "userAgent": "courier-tests/1"
+              "userAgent": "courier-tests/1",
+              "recordsMetrics": false
             },
             "urlsession": {
               "timeoutIntervalForRequest": 7.5,
@@ -126,6 +128,7 @@ enum EveryKey {
         "COURIER_RESOLVE": "api.test:443:127.0.0.1",
         "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
+        "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
@@ -171,6 +174,7 @@ enum EveryKey {
             .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
         ]
         curl.userAgent = "courier-tests/1"
+        curl.recordsMetrics = false
         return curl
     }
 
