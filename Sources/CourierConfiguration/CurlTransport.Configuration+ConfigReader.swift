@@ -19,6 +19,7 @@ extension CurlTransport.Configuration {
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
+    /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
     /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge` | `httpVersion` |
@@ -69,6 +70,7 @@ extension CurlTransport.Configuration {
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
         try RouteKeys.read(reader, into: &self)
         userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
+        recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)
         try readHTTPVersionAndTLS(reader)
     }
 

@@ -81,6 +81,7 @@ extension Transport {
     /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
     /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
+    /// | `courier.curl.recordsMetrics` | `COURIER_CURL_RECORDS_METRICS` | bool | `true` | `true`, `false`; `false` skips libcurl's per-exchange metrics |
     /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
     /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
     /// | `courier.http.version` | `COURIER_HTTP_VERSION` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`; curl only but `automatic` |

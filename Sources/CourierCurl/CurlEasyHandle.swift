@@ -15,6 +15,9 @@ final class CurlEasyHandle {
     private var routeLists: [CurlHeaderList] = []
     /// The `CURLOPT_UNIX_SOCKET_PATH` last set, so it is set again only when a request changes it.
     private var socketPath: String?
+    /// The `CURLOPT_URL` libcurl holds: set again only when a request goes elsewhere, since
+    /// libcurl copies the string each time and keeps it across transfers.
+    private var url: String?
 
     /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
     /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
@@ -79,7 +82,12 @@ final class CurlEasyHandle {
         let easy = pointer
         let plan = transfer.plan
         errorBuffer[0] = 0
-        try Curl.set(easy, .url, plan.wireURL.absoluteString)
+        let url = plan.wireURL.absoluteString
+        if url != self.url {
+            self.url = nil
+            try Curl.set(easy, .url, url)
+            self.url = url
+        }
         if plan.unixSocketPath != socketPath {
             try Self.setUnixSocketPath(plan.unixSocketPath, on: easy)
             socketPath = plan.unixSocketPath

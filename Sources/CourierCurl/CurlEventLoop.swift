@@ -91,11 +91,14 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
+    /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
+    private let recordsMetrics: Bool
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         // Enough idle handles for a full set of connections to a few hosts; beyond that,
         // handles are destroyed when their transfer ends rather than hoarded.
         pool = CurlEasyHandlePool(configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4))
+        recordsMetrics = configuration.recordsMetrics
         let multi = try Curl.multiInit()
         do {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
@@ -284,6 +287,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         do {
             let taken = try pool.take()
             handle = taken
+            transfer.recordsMetrics = recordsMetrics
             try taken.prepare(for: transfer)
             transfer.uploadReader?.start()
             try Curl.add(taken.pointer, to: multi)
@@ -365,17 +369,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// handle and given back first (libcurl's order, and never from inside a callback), then
     /// the caller is resumed once the statistics are published.
     private func perform(_ action: CurlTransfer.State.Action, for transfer: CurlTransfer) {
-        for release in [action.release, action.violationRelease].compactMap({ $0 }) {
-            if release.inMulti {
-                recordMetrics(of: transfer, handle: release.handle)
-                Curl.remove(release.handle.pointer, from: multi)
-            }
-            pool.give(release.handle, keep: !isShuttingDown)
-            running[transfer.id] = nil
-            streaming[transfer.id] = nil
-            transfer.easy = nil
-            transfer.uploadReader?.cancel()
-        }
+        // One at a time rather than through an array of both: this runs twice per request.
+        if let release = action.release { self.release(release, of: transfer) }
+        if let release = action.violationRelease { self.release(release, of: transfer) }
         if let repause = action.repause {
             transfer.restartIdleClock()
             Curl.pause(repause.handle.pointer, receive: repause.receive, send: repause.send)
@@ -389,6 +385,20 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Takes the transfer's handle out of the multi handle, once its metrics are read, and
+    /// gives it back to the pool; the transfer no longer runs.
+    private func release(_ release: (handle: CurlEasyHandle, inMulti: Bool), of transfer: CurlTransfer) {
+        if release.inMulti {
+            recordMetrics(of: transfer, handle: release.handle)
+            Curl.remove(release.handle.pointer, from: multi)
+        }
+        pool.give(release.handle, keep: !isShuttingDown)
+        running[transfer.id] = nil
+        streaming[transfer.id] = nil
+        transfer.easy = nil
+        transfer.uploadReader?.cancel()
+    }
+
     /// Reads what libcurl measured of the transfer, whichever way it ended (completed, failed,
     /// cancelled, timed out), once. Only if libcurl ran it: `curl_multi_perform` resets a
     /// handle's measurements when it starts a transfer, so before that they are the previous
@@ -398,7 +408,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// first); anywhere else the transfer was stopped before its end.
     private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle, finished: Bool = false) {
         guard transfer.metrics == nil, let started = transfer.startTurn, turn != started else { return }
-        transfer.recordMetrics(Curl.transferInfo(handle.pointer), finished: finished)
+        transfer.recordMetrics(recordsMetrics ? Curl.transferInfo(handle.pointer) : nil, finished: finished)
     }
 
     private func resumeEndedTransfers() {

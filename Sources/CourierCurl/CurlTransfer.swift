@@ -47,6 +47,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     var easy: Curl.EasyPointer?
+    /// Whether a streamed head reads libcurl's timings when it is handed over; off with the
+    /// transport's metrics.
+    var recordsMetrics = true
     /// The event loop's turn when the handle joined the multi handle (see
     /// ``CurlEventLoop/recordMetrics(of:handle:finished:)``).
     var startTurn: UInt64?
@@ -170,14 +173,20 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
     /// called once by the event loop when the transfer ends, before its handle runs another and
-    /// before the awaiting task is resumed.
+    /// before the awaiting task is resumed. `info` is nil when the transport reads no metrics.
     ///
     /// libcurl brings its total up to date when it finishes a transfer, and otherwise only when
     /// bytes move or its progress meter ticks, so a transfer stopped here before its end
     /// (`finished` false: cancelled, overdue, shut down) would report the total of its last
     /// tick; its total is then the time since the handle was configured, when that is longer.
-    func recordMetrics(_ info: Curl.TransferInfo, finished: Bool) {
+    func recordMetrics(_ info: Curl.TransferInfo?, finished: Bool) {
         let decoded = bodyStorage != nil ? streamedBodyBytes : (pooledBody == nil ? body.count : pooledCount)
+        guard let info else {
+            var counted = ExchangeMetrics()
+            counted.decodedBodyBytes = decoded
+            metrics = counted
+            return
+        }
         var measured = ExchangeMetrics(info, decodedBodyBytes: decoded)
         if !finished, let configuredAt {
             measured.total = max(measured.total ?? .zero, ContinuousClock.now - configuredAt)
@@ -231,7 +240,7 @@ final class CurlTransfer: @unchecked Sendable {
         if bodyStorage != nil, Self.isEmptyLine(line), let status = CurlResponseHead.statusLine(in: headerBytes),
            !(100...199).contains(status.code) {
             headIsHandedOver = true
-            if let easy { headMetrics = ExchangeMetrics(headOf: Curl.transferInfo(easy)) }
+            if recordsMetrics, let easy { headMetrics = ExchangeMetrics(headOf: Curl.transferInfo(easy)) }
             let action = withState { $0.headReceived() }
             resume(action)
             if action.violation != nil { return 0 }
@@ -433,38 +442,43 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
+    // The callbacks borrow the transfer rather than retain it for the call: the event loop holds
+    // it for as long as its handle runs, and these run many times per request on the curl thread.
+
     /// CURLOPT_WRITEFUNCTION; `context` is the unretained transfer.
     static let bodyCallback: Curl.WriteCallback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receiveBody(bytes) }
     }
 
     /// CURLOPT_READFUNCTION; `context` is the unretained transfer.
     static let readCallback: Curl.ReadCallback = { data, size, count, context in
         guard let context, let data else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+        let buffer = UnsafeMutableRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.sendBody(into: buffer) }
     }
 
     /// CURLOPT_SEEKFUNCTION; `context` is the unretained transfer.
     static let seekCallback: Curl.SeekCallback = { context, offset, origin in
         guard let context else { return Curl.seekFailed }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.seekBody(to: Int64(offset), origin: origin)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.seekBody(to: Int64(offset), origin: origin)
+        }
     }
 
     /// CURLOPT_XFERINFOFUNCTION; `context` is the unretained transfer.
     static let progressCallback: Curl.ProgressCallback = { context, _, downloaded, _, uploaded in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.progress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
+        }
     }
 
     /// CURLOPT_HEADERFUNCTION; `context` is the unretained transfer.
     static let headerCallback: Curl.WriteCallback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+        let line = UnsafeRawBufferPointer(start: data, count: size * count)
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receiveHeader(line) }
     }
 }

@@ -94,6 +94,19 @@ extension CurlTransport {
         /// libcurl's own receive buffer. Default 1 MiB.
         public var streamBufferSize: Int = ResponseBody.defaultBufferSize
 
+        /// Whether each exchange's ``Courier/ExchangeMetrics`` are read from libcurl when it
+        /// ends: sixteen `curl_easy_getinfo` calls for the phase times, whether the connection
+        /// was reused, both addresses and the bytes each way. Default `true`.
+        ///
+        /// With `false`, those metrics are nil in ``CurlResponse/metrics`` and in the
+        /// `ResponseHead.metrics` of ``CurlTransport/exchange``: every duration,
+        /// `connectionReused`, `remoteAddress`, `localAddress`, `requestBytes`,
+        /// `responseHeaderBytes` and `responseBodyBytes`. `decodedBodyBytes`, which the
+        /// transport counts itself, is still set, and `redirects` still has one entry per hop.
+        /// Layers that report timings (CourierMetrics, CourierLogging, CourierTracing) then
+        /// have none to report.
+        public var recordsMetrics: Bool = true
+
         /// The defaults described on each property.
         public init() {}
     }

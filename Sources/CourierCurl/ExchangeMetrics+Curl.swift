@@ -54,7 +54,8 @@ extension ExchangeMetrics {
     /// `ip:port`, with an IPv6 address in brackets as in a URL.
     private static func address(_ ip: String?, _ port: Int?) -> String? {
         guard let ip else { return nil }
-        let host = ip.contains(":") ? "[\(ip)]" : ip
+        // Byte-wise: Foundation's contains(_:) bridges to NSString, two allocations an address.
+        let host = ip.utf8.contains(UInt8(ascii: ":")) ? "[\(ip)]" : ip
         guard let port, port > 0 else { return host }
         return "\(host):\(port)"
     }

@@ -79,6 +79,7 @@ import Testing
             #"courier.connectTo="api.test:443" is not accepted; accepted values: HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries (HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT (an empty part matches or keeps any))"#
         ),
         Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
+        Case("courier.curl.recordsMetrics", "maybe", #"courier.curl.recordsMetrics="maybe" \#(bool)"#),
         Case("courier.curl.maximumConcurrentStreams", 0, #"courier.curl.maximumConcurrentStreams="0" \#(whole1)"#),
         Case(
             "courier.http.version", "h2",

@@ -39,6 +39,7 @@ enum EveryKey {
         "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
         "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
         "courier.curl.userAgent": "courier-tests/1",
+        "courier.curl.recordsMetrics": false,
         "courier.curl.caDirectoryPath": "/etc/courier/certs",
         "courier.curl.maximumConcurrentStreams": 8,
         "courier.http.version": "http2-prior-knowledge",
@@ -88,6 +89,7 @@ enum EveryKey {
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
               "userAgent": "courier-tests/1",
+              "recordsMetrics": false,
               "caDirectoryPath": "/etc/courier/certs",
               "maximumConcurrentStreams": 8
             },
@@ -144,6 +146,7 @@ enum EveryKey {
         "COURIER_RESOLVE": "api.test:443:127.0.0.1",
         "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
+        "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
         "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
         "COURIER_HTTP_VERSION": "http2-prior-knowledge",
@@ -197,6 +200,7 @@ enum EveryKey {
             .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
         ]
         curl.userAgent = "courier-tests/1"
+        curl.recordsMetrics = false
         curl.caDirectoryPath = "/etc/courier/certs"
         curl.maximumConcurrentStreamsPerConnection = 8
         curl.httpVersion = .http2PriorKnowledge

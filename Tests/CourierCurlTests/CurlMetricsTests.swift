@@ -60,6 +60,45 @@ struct CurlMetricsTests {
         }
     }
 
+    @Test func anIPv6AddressIsWrittenInBrackets() async throws {
+        let server = try await TestServer.start(host: "::1")
+        let transport = try CurlTransport()
+        let metrics: ExchangeMetrics
+        do {
+            metrics = try await transport.response(for: request(server.url("/get"))).metrics
+        } catch {
+            await transport.shutdown()
+            try await server.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+        try await server.shutdown()
+        #expect(metrics.remoteAddress == "[::1]:\(server.port)")
+        let local = try #require(metrics.localAddress)
+        #expect(local.hasPrefix("[::1]:") && local != "[::1]:\(server.port)", "\(local)")
+    }
+
+    @Test func metricsSwitchedOffLeaveOnlyTheCountOfDecodedBytes() async throws {
+        #expect(CurlTransport.Configuration().recordsMetrics, "metrics are read unless switched off")
+        var configuration = CurlTransport.Configuration()
+        configuration.recordsMetrics = false
+        try await withCurlTransport(configuration) { server, transport in
+            let response = try await transport.response(for: request(server.url("/get")))
+            var counted = ExchangeMetrics()
+            counted.decodedBodyBytes = response.body.count
+            #expect(!response.body.isEmpty)
+            #expect(response.metrics == counted)
+
+            // Through the policy layers, a redirect still leaves one entry per hop.
+            let (data, head) = try await transport.exchange(request(server.url("/redirect/2")))
+            #expect(head.statusCode == 200)
+            #expect(head.metrics.total == nil && head.metrics.remoteAddress == nil)
+            #expect(head.metrics.decodedBodyBytes == data.count)
+            #expect(head.metrics.redirects.count == 2)
+            #expect(head.metrics.redirects.allSatisfy { $0.total == nil && $0.connectionReused == nil })
+        }
+    }
+
     @Test func aServerThatDelaysItsHeadDelaysTheFirstByte() async throws {
         try await withCurlTransport { server, transport in
             let metrics = try await transport.response(for: request(server.url("/delay/0.3"))).metrics

@@ -45,10 +45,15 @@ import Testing
 
     @Test(arguments: TransportKind.configured)
     func aTimeoutCarriesHowLongTheExchangeRan(_ transport: TransportKind) async throws {
+        let started = ContinuousClock.now
         let error = try await failure(of: "/stall/1000", on: transport, timeout: 0.5)
+        let elapsed = ContinuousClock.now - started
         #expect(error.code == .timedOut)
         let metrics = try #require(error.exchangeMetrics, "the timeout carries what the engine measured")
-        #expect(try #require(metrics.total) >= .milliseconds(500))
+        // The timeout counts from the call, the engine's total from when it took the transfer
+        // up, so on a loaded machine the total may fall short of 0.5 s; it never exceeds the call.
+        let total = try #require(metrics.total)
+        #expect(total > .milliseconds(100) && total <= elapsed, "total \(total) in a call of \(elapsed)")
         if transport == .curl { #expect(metrics.requestSent != nil) }
     }
 

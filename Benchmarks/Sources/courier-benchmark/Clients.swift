@@ -29,7 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, curl-h2, urlsession, ahc, ahc-h2)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, urlsession, ahc, ahc-h2)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -88,6 +88,13 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
         let transport = try curlTransport()
         return apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+    case "curl-apiclient-nometrics":
+        // The same with CurlTransport.Configuration.recordsMetrics off: what reading libcurl's
+        // metrics after every exchange costs is the difference.
+        let transport = try curlTransport(recordsMetrics: false)
+        return apiClient("curl, APIClient, no metrics", url: url, exchange: transport.exchange, decoding: false) {
+            await transport.shutdown()
+        }
     case "curl-apiclient-json":
         // The same, decoding a small JSON object with JSONDecoder.
         let transport = try curlTransport()
@@ -157,9 +164,10 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     }
 }
 
-private func curlTransport() throws -> CurlTransport {
+private func curlTransport(recordsMetrics: Bool = true) throws -> CurlTransport {
     var configuration = CurlTransport.Configuration()
     configuration.maximumConnectionsPerHost = connectionsPerHost
+    configuration.recordsMetrics = recordsMetrics
     return try CurlTransport(configuration: configuration)
 }
 

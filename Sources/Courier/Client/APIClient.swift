@@ -16,7 +16,12 @@ import Foundation
 /// All failures are thrown as ``APIError``.
 public struct APIClient: Sendable {
     /// The URL relative request paths are resolved against.
-    public var baseURL: URL
+    public var baseURL: URL {
+        get { base.url }
+        set { base = ResolvedBaseURL(newValue) }
+    }
+    /// ``baseURL`` taken apart once, rather than on every request.
+    private var base: ResolvedBaseURL
     /// Sends requests, validates statuses and decodes bodies.
     public var dispatcher: Dispatcher
     /// Encodes JSON request bodies (``RequestBody/json(_:)-(Value)``).
@@ -58,7 +63,7 @@ public struct APIClient: Sendable {
     }
 
     public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
-        self.baseURL = baseURL
+        base = ResolvedBaseURL(baseURL)
         self.dispatcher = dispatcher
         self.encoder = encoder
     }
@@ -66,7 +71,7 @@ public struct APIClient: Sendable {
     /// The `URLRequest` that ``send(_:)-(Request<Response>)`` would send for `request`.
     public func urlRequest<Response>(for request: Request<Response>) throws(APIError) -> URLRequest {
         do {
-            return try request.urlRequest(baseURL: baseURL, encoder: encoder)
+            return try request.urlRequest(base: base, encoder: encoder)
         } catch {
             throw APIError(
                 kind: .invalidRequest(error),

@@ -22,6 +22,15 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     /// The version a status line starts with (`HTTP/1.1`, `HTTP/2`, `HTTP/2.0`), or nil when it
     /// is not one.
     public init?(statusLineVersion text: some StringProtocol) {
+        // Every response's status line is read here: the usual two without splitting into an array.
+        if text == "HTTP/1.1" {
+            self = .http1_1
+            return
+        }
+        if text == "HTTP/2" {
+            self = .http2
+            return
+        }
         guard text.hasPrefix("HTTP/") else { return nil }
         let numbers = text.dropFirst(5).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let major = numbers.first.flatMap({ Int($0) }), major >= 0 else { return nil }

@@ -117,12 +117,18 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
             if value.contains(0x0D) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a bare CR" }
             if value.contains(0x00) { return "the value of \(String(decoding: name, as: UTF8.self)) holds a NUL byte" }
             guard ResponseFieldCheck.isContentLength(name) else { continue }
-            for length in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-                let trimmed = HeadBlockLines.trimmedBytes(length)
+            // Piece by piece, not through split(separator:), which builds an array for every
+            // response that has the field.
+            var rest = value
+            while true {
+                let comma = rest.firstIndex(of: UInt8(ascii: ","))
+                let trimmed = HeadBlockLines.trimmedBytes(rest[..<(comma ?? rest.endIndex)])
                 if let firstLength, !firstLength.elementsEqual(trimmed) {
                     return "Content-Length is given more than once with different values (\(self["Content-Length"] ?? ""))"
                 }
                 firstLength = firstLength ?? trimmed
+                guard let comma else { break }
+                rest = rest[(comma + 1)...]
             }
         }
         return nil

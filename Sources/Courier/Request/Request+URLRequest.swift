@@ -12,13 +12,28 @@ extension Request {
     /// - Throws: ``RequestError`` when the URL cannot be formed, the method is not a token, a
     ///   header is malformed, or the body cannot be encoded. Never traps.
     public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> URLRequest {
+        try urlRequest(url: endpointWithMethodQuery.url(relativeTo: baseURL), encoder: encoder)
+    }
+
+    /// ``urlRequest(baseURL:encoder:)`` against a base taken apart once: the same request.
+    func urlRequest(base: ResolvedBaseURL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
+        try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder)
+    }
+
+    /// ``endpoint`` with the method's query items after its own.
+    private var endpointWithMethodQuery: Endpoint {
         var endpoint = self.endpoint
         endpoint.queryItems += method.queryItems
-        let url = try endpoint.url(relativeTo: baseURL)
+        return endpoint
+    }
+
+    private func urlRequest(url: URL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
         guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
 
         var request = URLRequest(url: url)
-        request.httpMethod = method.name
+        // GET is URLRequest's own default, and its setter normalises the name through
+        // NSString (two allocations), so the most common method is left as it is.
+        if method.name != "GET" { request.httpMethod = method.name }
         if let timeoutInterval { request.timeoutInterval = timeoutInterval }
         for (name, value) in headers {
             try HTTPFieldSyntax.validate(name: name, value: value)
