@@ -83,7 +83,7 @@ import Testing
                 #expect(differences.isEmpty, "HTTP/1.1 against HTTP/2: \(differences)")
                 // A request that timed out is logged only once the upstream answers.
                 if parityCase.timeout == nil {
-                    let log = proxy.accessLog()
+                    let log = await proxy.accessLog(atLeast: 2)
                     #expect(log.contains { $0.contains("HTTP/2.0") } && log.contains { $0.contains("HTTP/1.1") }, "\(log)")
                 }
             }

@@ -102,10 +102,17 @@ package final class HTTP2TestProxy: Sendable {
         process.waitUntilExit()
     }
 
-    /// The access log, one line per request: `<connection serial> <protocol> <request line>`.
-    package func accessLog() -> [String] {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
+    /// The access log, one line per request: `<connection serial> <protocol> <request line>`,
+    /// once it has at least `count` lines or 5 s have passed: nginx writes a request's line
+    /// after its response has gone, so a client can have its answer before the line is there.
+    package func accessLog(atLeast count: Int = 1) async -> [String] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").map(String.init)
+            guard lines.count < count, ContinuousClock.now < deadline else { return lines }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     private static func configuration(
