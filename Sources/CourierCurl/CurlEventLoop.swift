@@ -106,6 +106,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             // whenever the load dips, closes idle connections, and the next burst opens new ones:
             // 2,000 requests saw 7 connections with a limit of 6. A fixed size keeps them.
             try Curl.set(multi, .maxConnects, Self.connectionCacheSize(configuration))
+            try Self.applyMultiplexing(configuration, to: multi)
         } catch {
             Curl.multiCleanup(multi)
             throw error
@@ -335,11 +336,15 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 return error.urlError(code: urlCode, url: url)
             }
         }
-        let message = proxy.redacting(
+        var message = proxy.redacting(
             CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
         )
+        var urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy))
+        if let tls = CurlError.tlsFailure(curlCode: code, libcurlSaid: libcurlSaid) {
+            (urlCode, message) = (tls.code, proxy.redacting(tls.message))
+        }
         let error = CurlError(kind: .transfer, curlCode: code, message: message)
-        return error.urlError(code: CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy)), url: url)
+        return error.urlError(code: urlCode, url: url)
     }
 
     /// Ends, with `.timedOut`, the transfers past a timeout libcurl is not enforcing for them.

@@ -36,10 +36,11 @@ struct RequestCommand: AsyncParsableCommand {
             Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
             so -U and --noproxy need -x. A proxy's password is never printed.
 
-            -i prints `HTTP/1.1 <code> <reason>` (URLSession does not say which version it \
-            spoke, so it is written as 1.1 on both transports), then each header as the \
-            transport reports it, sorted by name, repeated fields joined with ", " as URLSession \
-            hands them over, then a blank line and the body; lines end in CRLF as on the wire.
+            -i prints `<version> <code> <reason>`, the version the curl transport spoke \
+            (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it) and HTTP/1.1 \
+            on URLSession, which does not say; then each header as the transport reports it, \
+            sorted by name, repeated fields joined with ", " as URLSession hands them over, then \
+            a blank line and the body; lines end in CRLF as on the wire.
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
@@ -115,6 +116,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
+    @OptionGroup(title: "HTTP version and TLS (curl's flags)")
+    var httpVersionAndTLS: HTTPVersionAndTLSOptions
+
     func validate() throws {
         _ = try RequestURL.parse(url)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
@@ -157,7 +161,7 @@ struct RequestCommand: AsyncParsableCommand {
         let exchange: HTTPExchange
         do {
             let transport = try resolvedTransport()
-            let curl = try route.curlConfiguration(for: transport)
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
             exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
         } catch {
             throw failure(error)
@@ -213,7 +217,7 @@ struct RequestCommand: AsyncParsableCommand {
         let streaming: StreamingNetworking
         do {
             let transport = try resolvedTransport()
-            let curl = try route.curlConfiguration(for: transport)
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
             streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
@@ -307,6 +311,18 @@ struct RequestCommand: AsyncParsableCommand {
 
     private func resolvedTransport() throws -> Transport {
         try transport ?? Transport.fromEnvironment()
+    }
+
+    /// The curl engine's settings from the HTTP version and TLS flags; throws
+    /// `RequestError.unsupportedOption` for a flag URLSession cannot honour, and warns on stderr
+    /// that `-k` turns verification off.
+    private func httpVersionAndTLSConfiguration(for transport: Transport) throws -> CurlTransport.Configuration {
+        let configuration = httpVersionAndTLS.curlConfiguration()
+        if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
+            throw refusal
+        }
+        if httpVersionAndTLS.insecure { Terminal.errorLine(HTTPVersionAndTLSOptions.insecureWarning) }
+        return configuration
     }
 
     private func policies(cookies: CookieStore?) -> Policies {
