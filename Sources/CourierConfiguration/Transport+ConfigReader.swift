@@ -36,14 +36,15 @@ extension Transport {
     }
 
     /// Builds the configured transport, with its engine settings and the shared policies, all
-    /// read from `config`, and returns its ``Courier/Networking``, which keeps it alive.
+    /// read from `config`, kept whole: its `exchange`, `networking`, `streaming`, downloads and
+    /// uploads, and `shutdown()`.
     ///
     /// ```swift
     /// let config = ConfigReader(providers: [
     ///     EnvironmentVariablesProvider(),
     ///     try await FileProvider<JSONSnapshot>(filePath: "courier.json", allowMissing: true),
     /// ])
-    /// let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+    /// let transport = try Transport.makeTransport(config: config.scoped(to: "courier"))
     /// ```
     ///
     /// Keys are relative to `config`. Scoped to `courier` as above, they are, with their
@@ -117,14 +118,6 @@ extension Transport {
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
     ///   what it accepts), `RequestError.unsupportedOption` for a routing, `http` or `tls` key
     ///   with `urlsession`, and what the transport's initializer throws.
-    public static func makeNetworking(config: ConfigReader) throws -> Networking {
-        try makeTransport(config: config).networking
-    }
-
-    /// The transport `config` chooses and configures, as ``makeNetworking(config:)`` reads it,
-    /// kept whole: its `exchange`, `streaming`, downloads and uploads, and `shutdown()`.
-    ///
-    /// - Throws: what ``makeNetworking(config:)`` throws.
     public static func makeTransport(config: ConfigReader) throws -> any HTTPTransport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)

@@ -5,7 +5,7 @@ import CourierCurl
 import Testing
 
 @Suite struct ErrorMessageTests {
-    /// A bad value for a key, and the whole message `Transport.makeNetworking(config:)` gives.
+    /// A bad value for a key, and the whole message `Transport.makeTransport(config:)` gives.
     struct Case: Sendable, CustomTestStringConvertible {
         var key: AbsoluteConfigKey
         var value: ConfigValue
@@ -109,7 +109,7 @@ import Testing
     @Test(arguments: cases)
     func eachBadValueNamesTheFullKeyAndWhatItAccepts(_ bad: Case) {
         let config = ConfigReader(provider: InMemoryProvider(values: [bad.key: bad.value])).scoped(to: "courier")
-        let error = #expect(throws: (any Error).self) { try Transport.makeNetworking(config: config) }
+        let error = #expect(throws: (any Error).self) { try Transport.makeTransport(config: config) }
         #expect(error.map { String(describing: $0) } == bad.message)
     }
 
@@ -130,7 +130,7 @@ import Testing
             "COURIER_REDIRECTS_MAXIMUM": "twenty",
         ])
         let error = #expect(throws: ConfigurationValueError.self) {
-            try Transport.makeNetworking(config: ConfigReader(provider: provider).scoped(to: "courier"))
+            try Transport.makeTransport(config: ConfigReader(provider: provider).scoped(to: "courier"))
         }
         #expect(error?.description == #"courier.redirects.maximum="twenty" \#(Self.whole0) (0 returns every redirect response as it is)"#)
 
