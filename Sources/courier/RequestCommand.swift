@@ -11,7 +11,7 @@ import Foundation
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
-        abstract: "Send one HTTP request and write the response body to stdout.",
+        abstract: "Send HTTP requests and write the response bodies to stdout.",
         discussion: """
             Exit codes:
               0   a response arrived (any status, unless --fail)
@@ -65,8 +65,8 @@ struct RequestCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The http or https URL.")
-    var url: String
+    @Argument(help: ArgumentHelp("The http or https URL; several are sent one after another over the same connections, as curl does.", valueName: "url"))
+    var urls: [String]
 
     @Option(name: .customShort("X"), help: ArgumentHelp("The method (default GET, or POST with -d/--json).", valueName: "method"))
     var method: String?
@@ -120,7 +120,9 @@ struct RequestCommand: AsyncParsableCommand {
     var httpVersionAndTLS: HTTPVersionAndTLSOptions
 
     func validate() throws {
-        _ = try RequestURL.parse(url)
+        guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
+        for url in urls { _ = try RequestURL.parse(url) }
+        if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
@@ -131,17 +133,48 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let target = try RequestURL.parse(url)
+        let targets = try urls.map(RequestURL.parse)
         let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
+        let failure = { (error: any Error, target: URL) -> ExitCode in
+            Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
+            return ExitCode(1)
+        }
+        guard let first = targets.first else { throw ExitCode.validationFailure }
+        let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
+        if let output {
+            try await download(try makeRequest(method: method, url: first), to: output, jar: jar) { failure($0, first) }
+            return
+        }
+        // One transport for every URL, so a later one reuses the connection an earlier one
+        // opened, as curl does with several URLs.
+        let exchange: HTTPExchange
+        do {
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
+            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
+        } catch {
+            throw failure(error, first)
+        }
+        // As curl without --fail-early: every URL is tried, and the exit status is the last
+        // failure's.
+        var lastFailure: ExitCode?
+        for target in targets {
+            do {
+                try await send(try makeRequest(method: method, url: target), over: exchange, jar: jar) { failure($0, target) }
+            } catch let code as ExitCode {
+                lastFailure = code
+            }
+        }
+        if let lastFailure { throw lastFailure }
+    }
+
+    /// The request for `target`, with its body and headers; exits 1 when a body file cannot be read.
+    private func makeRequest(method: String, url target: URL) throws -> URLRequest {
         var request = URLRequest(url: target)
         request.httpMethod = method
         // As curl sends `curl/<version>`; -H replaces it.
         request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let timeout { request.timeoutInterval = timeout }
-        let failure = { (error: any Error) -> ExitCode in
-            Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
-            return ExitCode(1)
-        }
         do {
             try applyBody(to: &request)
         } catch {
@@ -152,20 +185,15 @@ struct RequestCommand: AsyncParsableCommand {
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
         // value holding CR or LF without a word, and the transport must see it to refuse it.
         request.allHTTPHeaderFields = HeaderArgument.fields(try headers.map(HeaderArgument.init), over: request.allHTTPHeaderFields ?? [:])
+        return request
+    }
 
-        let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: target) }
-        if let output {
-            try await download(request, to: output, jar: jar, failure: failure)
-            return
-        }
-        let exchange: HTTPExchange
-        do {
-            let transport = try resolvedTransport()
-            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
-        } catch {
-            throw failure(error)
-        }
+    /// Sends one request and writes its head (with -i), body and -w values to stdout.
+    private func send(
+        _ request: URLRequest, over exchange: HTTPExchange, jar: CookieJarFile?, failure: (any Error) -> ExitCode
+    ) async throws {
+        let method = request.httpMethod ?? "GET"
+        let target = request.url ?? URL(fileURLWithPath: "/")
         let body: Data
         let head: Courier.ResponseHead
         do {
