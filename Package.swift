@@ -127,7 +127,7 @@ let package = Package(
         // soak that count descriptors, threads and RSS (scripts/storms).
         .executableTarget(
             name: "courier-quickbench",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer"],
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tools/courier-quickbench"
         ),
         .executableTarget(

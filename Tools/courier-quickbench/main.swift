@@ -289,6 +289,8 @@ let bulkPath = CommandLine.arguments.firstIndex(of: "--path").flatMap { index in
 do {
     if CommandLine.arguments.contains("--layers") {
         try await runLayerCost(rounds: rounds)
+    } else if CommandLine.arguments.contains("--heads") {
+        runHeadCost(rounds: rounds)
     } else if let bulkPath {
         let width = max(1, Int(option("--concurrency", default: 8)))
         let count = max(width, Int(option("--count", default: 400)))

@@ -59,9 +59,8 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     public subscript(name: String) -> String? {
         if case .foundation(let response) = storage { return response.http.value(forHTTPHeaderField: name) }
         var joined: String?
-        forEachField { field in
-            guard HeaderName.equal(field.name, name) else { return }
-            joined = joined.map { $0 + ", " + field.value } ?? field.value
+        forEachValue(named: name) { value in
+            joined = joined.map { $0 + ", " + value } ?? value
         }
         return joined
     }
@@ -69,9 +68,7 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     /// Every value of the field `name`, in the order they arrived.
     public func values(for name: String) -> [String] {
         var values: [String] = []
-        forEachField { field in
-            if HeaderName.equal(field.name, name) { values.append(field.value) }
-        }
+        forEachValue(named: name) { values.append($0) }
         return values
     }
 
@@ -159,6 +156,31 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     }
 
     /// Calls `body` with each field in order, folded lines already joined to their field.
+    /// Calls `body` with each value of the field `name`. In a head block the names are compared
+    /// as bytes and only a matching field's value is decoded, so reading one field of a block
+    /// builds no String for the others.
+    private func forEachValue(named name: String, _ body: (String) -> Void) {
+        guard case .block(let bytes) = storage else {
+            forEachField { field in
+                if HeaderName.equal(field.name, name) { body(field.value) }
+            }
+            return
+        }
+        var lines = HeadBlockLines(bytes)
+        _ = lines.next()
+        var pending: String?
+        while let line = lines.next() {
+            if let first = line.first, first == HeadBlockLines.space || first == HeadBlockLines.tab {
+                pending?.append(" " + HeadBlockLines.trimmed(line))
+                continue
+            }
+            guard let colon = line.firstIndex(of: HeadBlockLines.colon) else { continue }
+            if let pending { body(pending) }
+            pending = HeaderName.equal(bytes: line[..<colon], name) ? HeadBlockLines.trimmed(line[(colon + 1)...]) : nil
+        }
+        if let pending { body(pending) }
+    }
+
     private func forEachField(_ body: (HeaderField) -> Void) {
         switch storage {
         case .fields(let fields):
@@ -200,6 +222,20 @@ enum HeaderName {
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let l?, let r?):
+                if l == r { continue }
+                if lowercased(l) != lowercased(r) { return false }
+            default: return false
+            }
+        }
+    }
+
+    static func equal(bytes: ArraySlice<UInt8>, _ name: String) -> Bool {
+        var left = bytes.makeIterator()
+        var right = name.utf8.makeIterator()
         while true {
             switch (left.next(), right.next()) {
             case (nil, nil): return true

@@ -22,6 +22,8 @@ import Testing
         #expect(block["x-folded"] == "first second")
         #expect(block["X-Empty"] == "")
         #expect(block["Missing"] == nil)
+        #expect(block["Content-Typ"] == nil && block["Content-Types"] == nil, "a name is compared whole")
+        #expect(block.values(for: "x-folded") == ["first second"])
     }
 
     @Test func repeatedFieldsStayApartAndJoinOnlyWhenAskedTo() {
