@@ -364,7 +364,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// reader's buffer bounds memory. Once the buffer is full the bytes are refused with
     /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
     ///
-    /// Pieces are gathered into one chunk per ``CurlEasyHandle/receiveBufferSize`` (or per turn
+    /// Pieces are gathered into one chunk per ``CurlBufferSizes/largeReceive`` (or per turn
     /// of the event loop, see ``flushStreamedBody()``): each chunk handed over wakes the reader,
     /// and one socket read on loopback is often a few KiB.
     private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
@@ -373,12 +373,12 @@ final class CurlTransfer: @unchecked Sendable {
         if let pending, pendingCount + bytes.count > pending.capacity {
             if !flush(to: storage) { return 0 }
         }
-        let buffer = pending ?? bodyPool.take(atLeast: max(bytes.count, CurlEasyHandle.receiveBufferSize))
+        let buffer = pending ?? bodyPool.take(atLeast: max(bytes.count, CurlBufferSizes.largeReceive))
         (buffer.pointer + pendingCount).copyMemory(from: base, byteCount: bytes.count)
         pending = buffer
         pendingCount += bytes.count
         streamedBodyBytes += bytes.count
-        if pendingCount >= CurlEasyHandle.receiveBufferSize, !flush(to: storage) { return 0 }
+        if pendingCount >= CurlBufferSizes.largeReceive, !flush(to: storage) { return 0 }
         return bytes.count
     }
 
