@@ -16,6 +16,8 @@ final class CurlEasyHandle {
     /// The `CURLOPT_URL` libcurl holds: set again only when a request goes elsewhere, since
     /// libcurl copies the string each time and keeps it across transfers.
     private var url: String?
+    /// Whether `CURLOPT_POSTFIELDS` points into the current transfer's body.
+    private var hasPostFields = false
     /// The buffer sizes last set (libcurl's defaults until then), so each is set only when a
     /// request needs another.
     private var receiveBufferSize = CurlBufferSizes.libcurlReceiveDefault
@@ -89,6 +91,13 @@ final class CurlEasyHandle {
         }
         // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
         // announced as Content-Length, or chunked when a stream's size is unknown.
+        // Cleared before the method options: setting CURLOPT_POSTFIELDS makes the method POST.
+        let postFields = transfer.borrowedBody()
+        if postFields != nil || hasPostFields {
+            hasPostFields = false
+            try Curl.set(easy, .postFields, pointer: postFields)
+            hasPostFields = postFields != nil
+        }
         switch plan.shape {
         case .head:
             try Curl.set(easy, .postFieldSize, int64: -1)
@@ -134,6 +143,10 @@ final class CurlEasyHandle {
         try? Curl.set(easy, .readData, pointer: nil)
         try? Curl.set(easy, .seekData, pointer: nil)
         try? Curl.set(easy, .progressData, pointer: nil)
+        if hasPostFields {
+            // The body belonged to the transfer; the next one sets its own.
+            hasPostFields = (try? Curl.set(easy, .postFields, pointer: nil)) == nil
+        }
     }
 
     /// libcurl 7.88 allocates both buffers for each transfer and frees them when it ends, so

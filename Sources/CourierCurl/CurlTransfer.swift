@@ -348,6 +348,26 @@ final class CurlTransfer: @unchecked Sendable {
         return count
     }
 
+    /// The request body's bytes for `CURLOPT_POSTFIELDS`, which libcurl reads in place: it
+    /// then sends a body below 64 KiB in the same `send` as the head, with no upload buffer,
+    /// copies a larger one into its upload buffer without calling back into Swift, and rewinds
+    /// on its own when it resends the request. Nil when the body goes through the read callback:
+    /// a streamed upload, an observed one (its observer counts what the callback reads), none.
+    ///
+    /// The pointer outlives `withUnsafeBytes`, which is sound only for a `Data` that keeps its
+    /// bytes in heap storage: one of more than ``inlineBodyLimit`` bytes does, and this
+    /// transfer's plan holds it, unmutated, for as long as the handle may read it (the handle
+    /// clears the option when it is detached). Smaller bodies are stored inside the `Data`
+    /// value itself and take the read callback.
+    func borrowedBody() -> UnsafeMutableRawPointer? {
+        guard uploadReader == nil, plan.bodyObserver == nil, plan.body.count > Self.inlineBodyLimit,
+              case .withBody = plan.shape else { return nil }
+        return plan.body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+    }
+
+    /// The most bytes a `Data` keeps inline (14 on 64-bit platforms), rounded up with room to spare.
+    static let inlineBodyLimit = 32
+
     /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
     /// connection after a reused one turned out closed. Only absolute offsets are asked for.
     func seekBody(to offset: Int64, origin: Int32) -> Int32 {
