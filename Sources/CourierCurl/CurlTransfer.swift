@@ -55,6 +55,9 @@ final class CurlTransfer: @unchecked Sendable {
     var startTurn: UInt64?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
+    /// The requests that share this one's per-host connection limit (see
+    /// ``CurlEventLoop``'s admission), worked out on the submitting task.
+    let connectionGroup: String
     /// How much of the request body libcurl has read (see ``sendBody(into:)``).
     private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
@@ -87,6 +90,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Set when the progress callback stopped the transfer past a timeout (see
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
+    /// Set when the transfer is made, on the submitting task; see ``startIdleClock()``.
     private var lastActivity = ContinuousClock.now
     /// When the handle was configured for this transfer, which libcurl's times count from.
     private var configuredAt: ContinuousClock.Instant?
@@ -106,6 +110,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.id = id
         self.plan = plan
         self.headerList = headerList
+        connectionGroup = Self.connectionGroup(of: plan)
         self.bodyPool = bodyPool
         lifecycle = Locked(State(streams: streamsBody))
         maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
@@ -118,6 +123,14 @@ final class CurlTransfer: @unchecked Sendable {
         if let pooledBody { bodyPool.give(pooledBody) }
         if let pending { bodyPool.give(pending) }
         uploadReader?.cancel()
+    }
+
+    /// Scheme, host, port and socket: as fine as the key libcurl counts
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS` by, or finer (an explicit default port, a proxy's
+    /// targets), so that a group never holds more transfers than libcurl could run.
+    static func connectionGroup(of plan: CurlRequestPlan) -> String {
+        let url = plan.wireURL
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1) \(plan.unixSocketPath ?? "")"
     }
 
     /// Sets where a streamed body goes; before the transfer is submitted.
@@ -258,11 +271,11 @@ final class CurlTransfer: @unchecked Sendable {
         return CurlResponseHead(bytes: Array("HTTP/1.1 200 \r\n".utf8) + trailerBytes)?.fields ?? [:]
     }
 
-    /// Called when the handle is configured: connecting counts as silence too, as it does for
-    /// URLSession's `timeoutInterval`.
+    /// Called when the handle is configured. The idle clock itself runs from the transfer's
+    /// creation: waiting for a connection, in the event loop's queue or libcurl's, and
+    /// connecting count as silence too, as they do for URLSession's `timeoutInterval`.
     func startIdleClock() {
         let now = ContinuousClock.now
-        lastActivity = now
         configuredAt = now
         bytesMoved = 0
         hasProgressed = false
