@@ -35,6 +35,16 @@ static const size_t ccurl_read_pause = CURL_READFUNC_PAUSE;
 static const int ccurl_pause_recv = CURLPAUSE_RECV;
 static const int ccurl_pause_send = CURLPAUSE_SEND;
 
+// HTTP versions (CURLOPT_HTTP_VERSION), multiplexing (CURLMOPT_PIPELINING) and the lowest TLS
+// version (CURLOPT_SSLVERSION); every one of them is in 7.76.
+static const long ccurl_http_version_1_1 = CURL_HTTP_VERSION_1_1;
+static const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
+static const long ccurl_http_version_2_prior_knowledge = CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+static const long ccurl_pipe_nothing = CURLPIPE_NOTHING;
+static const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
+static const long ccurl_sslversion_tls1_2 = CURL_SSLVERSION_TLSv1_2;
+static const long ccurl_sslversion_tls1_3 = CURL_SSLVERSION_TLSv1_3;
+
 // MARK: - CURLcode values newer than 7.76
 //
 // An older libcurl has no name for these and never returns them. Each falls back to the number

@@ -20,6 +20,14 @@ extension CurlTransport.Configuration {
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
     /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
+    /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
+    /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
+    /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge` | `httpVersion` |
+    /// | `tls.clientCertificate` | string | none | a path to a PEM certificate (and its key, unless `tls.privateKey` is set) | `clientCertificate` |
+    /// | `tls.privateKey` | string | none | a path to a PEM private key | `clientCertificate` |
+    /// | `tls.privateKeyPassphrase` | string, secret | none | the key's passphrase | `clientCertificate` |
+    /// | `tls.pinnedPublicKey` | string | none | `sha256//<base64>`, several joined by `;`, or a path to a public key | `pinnedPublicKey` |
+    /// | `tls.minimumVersion` | string | `1.2` | `1.2`, `1.3` | `minimumTLSVersion` |
     /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
     /// | `proxy` | string, secret | no proxy | a proxy URL (`http`, `https`, `socks4`, `socks4a`, `socks5`, `socks5h`), or `environment` | `proxy` |
     /// | `proxyUser` | string, secret | none | `user:password`, with `proxy` a URL | `proxy.credentials` |
@@ -27,6 +35,11 @@ extension CurlTransport.Configuration {
     /// | `unixSocketPath` | string | TCP | a Unix domain socket's path | `unixSocketPath` |
     /// | `resolve` | string list | DNS | `host:port:address[,address…]`, as curl's `--resolve` | `resolve` |
     /// | `connectTo` | string list | none | `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`, as curl's `--connect-to` | `connectTo` |
+    ///
+    /// The `http` and `tls` keys are shared: `URLSessionTransport` cannot honour them, and
+    /// ``Transport/makeTransport(config:)`` refuses a configuration that asks it to with
+    /// `RequestError.unsupportedOption`. A passphrase without a certificate, or a key without
+    /// one, is an error rather than ignored.
     ///
     /// An empty string counts as absent. `proxy` and `proxyUser` are read as secrets, since
     /// they may carry credentials: access logs redact them and errors never quote them. The
@@ -58,5 +71,43 @@ extension CurlTransport.Configuration {
         try RouteKeys.read(reader, into: &self)
         userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
         recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)
+        try readHTTPVersionAndTLS(reader)
+    }
+
+    /// The HTTP/2 and TLS identity keys.
+    private mutating func readHTTPVersionAndTLS(_ reader: SettingReader) throws(ConfigurationValueError) {
+        caDirectoryPath = try reader.string("curl.caDirectoryPath", accepted: "a path to a directory of CA certificates") ?? caDirectoryPath
+        maximumConcurrentStreamsPerConnection = try reader.integer(
+            "curl.maximumConcurrentStreams",
+            default: maximumConcurrentStreamsPerConnection,
+            minimum: 1,
+            accepted: "a whole number, 1 or more"
+        )
+        let versions = "automatic, http1.1, http2-prior-knowledge"
+        if let name = try reader.string("http.version", accepted: versions) {
+            guard let version = CurlTransport.HTTPVersionPreference(name: name) else {
+                throw reader.error("http.version", value: name, accepted: versions)
+            }
+            httpVersion = version
+        }
+        let certificate = try reader.string("tls.clientCertificate", accepted: "a path to a PEM certificate")
+        let key = try reader.string("tls.privateKey", accepted: "a path to a PEM private key")
+        let passphrase = try reader.string("tls.privateKeyPassphrase", isSecret: true, accepted: "the private key's passphrase")
+        if let certificate {
+            clientCertificate = CurlTransport.ClientCertificate(certificatePath: certificate, privateKeyPath: key, passphrase: passphrase)
+        } else if let key {
+            throw reader.error("tls.privateKey", value: key, accepted: "a path to a PEM private key, with tls.clientCertificate set")
+        } else if passphrase != nil {
+            throw ConfigurationValueError(
+                key: reader.fullKey("tls.privateKeyPassphrase"), value: nil, accepted: "the private key's passphrase, with tls.clientCertificate set"
+            )
+        }
+        pinnedPublicKey = try reader.string("tls.pinnedPublicKey", accepted: "sha256//<base64>, several joined by ;, or a path to a public key") ?? pinnedPublicKey
+        if let name = try reader.string("tls.minimumVersion", accepted: "1.2, 1.3") {
+            guard let version = CurlTransport.TLSVersion(name: name) else {
+                throw reader.error("tls.minimumVersion", value: name, accepted: "1.2, 1.3")
+            }
+            minimumTLSVersion = version
+        }
     }
 }

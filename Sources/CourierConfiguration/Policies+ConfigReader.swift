@@ -29,7 +29,7 @@ extension Policies {
     /// | `retries.anyMethod` | bool | `false` | `true`, `false` | `retries.retriesAnyMethod` |
     ///
     /// A list is an array in a file and comma-separated in the environment. See
-    /// ``Transport/makeNetworking(config:)`` for every key of every transport.
+    /// ``Transport/makeTransport(config:)`` for every key of every transport.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
     ///   accepts, when a value is of the wrong type or out of range.

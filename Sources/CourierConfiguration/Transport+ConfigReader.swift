@@ -36,14 +36,15 @@ extension Transport {
     }
 
     /// Builds the configured transport, with its engine settings and the shared policies, all
-    /// read from `config`, and returns its ``Courier/Networking``, which keeps it alive.
+    /// read from `config`, kept whole: its `exchange`, `networking`, `streaming`, downloads and
+    /// uploads, and `shutdown()`.
     ///
     /// ```swift
     /// let config = ConfigReader(providers: [
     ///     EnvironmentVariablesProvider(),
     ///     try await FileProvider<JSONSnapshot>(filePath: "courier.json", allowMissing: true),
     /// ])
-    /// let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+    /// let transport = try Transport.makeTransport(config: config.scoped(to: "courier"))
     /// ```
     ///
     /// Keys are relative to `config`. Scoped to `courier` as above, they are, with their
@@ -82,6 +83,14 @@ extension Transport {
     /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
     /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
     /// | `courier.curl.recordsMetrics` | `COURIER_CURL_RECORDS_METRICS` | bool | `true` | `true`, `false`; `false` skips libcurl's per-exchange metrics |
+    /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
+    /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
+    /// | `courier.http.version` | `COURIER_HTTP_VERSION` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`; curl only but `automatic` |
+    /// | `courier.tls.clientCertificate` | `COURIER_TLS_CLIENT_CERTIFICATE` | string | none | a PEM certificate; curl only |
+    /// | `courier.tls.privateKey` | `COURIER_TLS_PRIVATE_KEY` | string | the certificate's file | a PEM private key; curl only |
+    /// | `courier.tls.privateKeyPassphrase` | `COURIER_TLS_PRIVATE_KEY_PASSPHRASE` | string, secret | none | the key's passphrase; curl only |
+    /// | `courier.tls.pinnedPublicKey` | `COURIER_TLS_PINNED_PUBLIC_KEY` | string | none | `sha256//<base64>`[`;`…]; curl only |
+    /// | `courier.tls.minimumVersion` | `COURIER_TLS_MINIMUM_VERSION` | string | `1.2` | `1.2`, `1.3`; curl only but `1.2` |
     /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
     /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
@@ -102,25 +111,22 @@ extension Transport {
     /// The routing keys (`courier.proxy` to `courier.connectTo`) say where requests go, so they
     /// are not an engine's own: with `urlsession`, which cannot honour them, setting any of
     /// them fails with `RequestError.unsupportedOption` rather than send requests elsewhere.
+    /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession`, any of them
+    /// set (but `automatic` and `1.2`, which it does anyway) fails the same way, naming the key.
     ///
     /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
-    ///   what it accepts), `RequestError.unsupportedOption` for a routing key with
-    ///   `urlsession`, and what the transport's initializer throws.
-    public static func makeNetworking(config: ConfigReader) throws -> Networking {
-        try makeTransport(config: config).networking
-    }
-
-    /// The transport `config` chooses and configures, as ``makeNetworking(config:)`` reads it,
-    /// kept whole: its `exchange`, `streaming`, downloads and uploads, and `shutdown()`.
-    ///
-    /// - Throws: what ``makeNetworking(config:)`` throws.
+    ///   what it accepts), `RequestError.unsupportedOption` for a routing, `http` or `tls` key
+    ///   with `urlsession`, and what the transport's initializer throws.
     public static func makeTransport(config: ConfigReader) throws -> any HTTPTransport {
         let transport = try Transport(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
         if transport == .urlSession, let (key, option) = RouteKeys.firstSet(in: SettingReader(config)) {
             throw RequestError.unsupportedOption("\(option) (\(key))", transport: "URLSessionTransport", supportedBy: "CurlTransport")
+        }
+        if transport == .urlSession, let refusal = curl.refusalOnURLSession(SettingReader(config)) {
+            throw refusal
         }
         return try transport.makeTransport(urlSession: urlSession, curl: curl)
     }

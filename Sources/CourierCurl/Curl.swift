@@ -135,6 +135,7 @@ package enum Curl {
         static let http3 = Int(CURLE_HTTP3.rawValue)
         static let quicConnectError = Int(CURLE_QUIC_CONNECT_ERROR.rawValue)
         static let proxy = Int(CURLE_PROXY.rawValue)
+        static let sslPinnedPublicKeyMismatch = Int(CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue)
         // 7.77 and 7.84: CCurl.h gives their numbers on an older libcurl, which never returns them.
         static let sslClientCert = Int(ccurl_code_ssl_clientcert)
         static let unrecoverablePoll = Int(ccurl_code_unrecoverable_poll)
@@ -209,6 +210,32 @@ package enum Curl {
         static let unixSocketPath = EasyOption(CURLOPT_UNIX_SOCKET_PATH, "CURLOPT_UNIX_SOCKET_PATH")
         static let resolve = EasyOption(CURLOPT_RESOLVE, "CURLOPT_RESOLVE")
         static let connectTo = EasyOption(CURLOPT_CONNECT_TO, "CURLOPT_CONNECT_TO")
+        // HTTP/2 and TLS identity (CurlEasyHandle+HTTPVersionAndTLS.swift).
+        static let httpVersion = EasyOption(CURLOPT_HTTP_VERSION, "CURLOPT_HTTP_VERSION")
+        static let pipeWait = EasyOption(CURLOPT_PIPEWAIT, "CURLOPT_PIPEWAIT")
+        static let caPath = EasyOption(CURLOPT_CAPATH, "CURLOPT_CAPATH")
+        static let sslCertificate = EasyOption(CURLOPT_SSLCERT, "CURLOPT_SSLCERT")
+        static let sslKey = EasyOption(CURLOPT_SSLKEY, "CURLOPT_SSLKEY")
+        static let keyPassword = EasyOption(CURLOPT_KEYPASSWD, "CURLOPT_KEYPASSWD")
+        static let pinnedPublicKey = EasyOption(CURLOPT_PINNEDPUBLICKEY, "CURLOPT_PINNEDPUBLICKEY")
+        static let sslVersion = EasyOption(CURLOPT_SSLVERSION, "CURLOPT_SSLVERSION")
+    }
+
+    /// CURLOPT_HTTP_VERSION values.
+    enum HTTPVersionValue {
+        static let http1_1 = Int(ccurl_http_version_1_1)
+        static let http2OverTLS = Int(ccurl_http_version_2tls)
+        static let http2PriorKnowledge = Int(ccurl_http_version_2_prior_knowledge)
+    }
+
+    /// CURLMOPT_PIPELINING values: `CURLPIPE_NOTHING` or `CURLPIPE_MULTIPLEX`.
+    static let pipeNothing = Int(ccurl_pipe_nothing)
+    static let pipeMultiplex = Int(ccurl_pipe_multiplex)
+
+    /// CURLOPT_SSLVERSION values: the lowest TLS version offered.
+    enum TLSVersionValue {
+        static let tls1_2 = Int(ccurl_sslversion_tls1_2)
+        static let tls1_3 = Int(ccurl_sslversion_tls1_3)
     }
 
     /// `CURL_NETRC_IGNORED`: never read `~/.netrc`.
@@ -448,6 +475,8 @@ package enum Curl {
 
         static let maxHostConnections = MultiOption(value: CURLMOPT_MAX_HOST_CONNECTIONS, name: "CURLMOPT_MAX_HOST_CONNECTIONS")
         static let maxConnects = MultiOption(value: CURLMOPT_MAXCONNECTS, name: "CURLMOPT_MAXCONNECTS")
+        static let pipelining = MultiOption(value: CURLMOPT_PIPELINING, name: "CURLMOPT_PIPELINING")
+        static let maxConcurrentStreams = MultiOption(value: CURLMOPT_MAX_CONCURRENT_STREAMS, name: "CURLMOPT_MAX_CONCURRENT_STREAMS")
     }
 
     static func multiInit() throws(CurlError) -> MultiPointer {

@@ -8,6 +8,8 @@
 final class CurlEasyHandle {
     let pointer: Curl.EasyPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Decides, per request, whether it waits to share a connection (`CURLOPT_PIPEWAIT`).
+    private let httpVersion: CurlTransport.HTTPVersionPreference
     /// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists, which libcurl reads without
     /// copying, kept for as long as the handle.
     private var routeLists: [CurlHeaderList] = []
@@ -31,6 +33,7 @@ final class CurlEasyHandle {
     /// environment unless the configuration asks for it (see CurlEasyHandle+Route.swift).
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         pointer = try Curl.easyInit()
+        httpVersion = configuration.httpVersion
         errorBuffer = .allocate(capacity: Curl.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: Curl.errorBufferSize)
         let easy = pointer
@@ -45,10 +48,10 @@ final class CurlEasyHandle {
         if let path = configuration.caBundlePath {
             try Curl.set(easy, .caInfo, path)
         }
+        try Self.applyHTTPVersionAndTLSIdentity(configuration, to: easy)
         // "" = every coding this libcurl decodes (CurlFeatures.acceptEncoding), announced and
         // decoded as URLSession does; one it lacks is never offered, and a response in it fails
-        // with .cannotDecodeContentData. CURLOPT_HTTP_VERSION stays at libcurl's default for the
-        // same reason: HTTP/2 offered over TLS only by a libcurl built with it, HTTP/1.1 otherwise.
+        // with .cannotDecodeContentData.
         try Curl.set(easy, .acceptEncoding, "")
         // URLSession's timeoutInterval is an idle timeout: with `lowSpeedTime` per request,
         // libcurl fails a transfer that stays below 1 byte/s that long.
@@ -118,6 +121,7 @@ final class CurlEasyHandle {
         setBufferSizes(CurlBufferSizes(for: transfer))
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
+        try Curl.set(easy, .pipeWait, httpVersion.multiplexes(scheme: plan.url.scheme) ? 1 : 0)
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         try Curl.set(easy, .privateData, pointer: context)

@@ -3,8 +3,8 @@
 /// Read at run time (``Curl/features``), because the library a process links need not be the
 /// one whose headers the package was compiled against, and zlib, brotli, zstd and nghttp2 are
 /// each optional in a libcurl build. The engine asks libcurl for
-/// "every coding you have" and leaves the HTTP version at libcurl's default, so it never offers
-/// what is missing; this value says what that amounts to, for tests and diagnostics.
+/// "every coding you have", and offers HTTP/2 by default only where libcurl has it, so it never
+/// offers what is missing; this value says what that amounts to, for tests and diagnostics.
 struct CurlFeatures: Equatable, Sendable {
     /// `LIBCURL_VERSION_NUM` of the linked library, e.g. `0x075801` for 7.88.1.
     var versionNumber: Int
@@ -12,7 +12,7 @@ struct CurlFeatures: Equatable, Sendable {
     var zlib: Bool
     var brotli: Bool
     var zstd: Bool
-    /// Offered over TLS by ALPN when present; libcurl's default then is CURL_HTTP_VERSION_2TLS.
+    /// Offered over TLS by ALPN when present (``CurlTransport/HTTPVersionPreference/automatic``).
     var http2: Bool
 
     /// The content codings libcurl decodes, in the order it lists them for

@@ -58,6 +58,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// The requests that share this one's per-host connection limit (see
     /// ``CurlEventLoop``'s admission), worked out on the submitting task.
     let connectionGroup: String
+    /// How many transfers of ``connectionGroup`` may run at once (see
+    /// ``CurlEventLoop/admissionLimit(_:scheme:)``).
+    let admissionLimit: Int
     /// How much of the request body libcurl has read (see ``sendBody(into:)``).
     private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
@@ -111,6 +114,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.plan = plan
         self.headerList = headerList
         connectionGroup = Self.connectionGroup(of: plan)
+        admissionLimit = CurlEventLoop.admissionLimit(configuration, scheme: plan.url.scheme)
         self.bodyPool = bodyPool
         lifecycle = Locked(State(streams: streamsBody))
         maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
@@ -362,24 +366,25 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The request body's bytes for `CURLOPT_POSTFIELDS`, which libcurl reads in place: it
-    /// then sends a body below 64 KiB in the same `send` as the head, with no upload buffer,
-    /// copies a larger one into its upload buffer without calling back into Swift, and rewinds
-    /// on its own when it resends the request. Nil when the body goes through the read callback:
-    /// a streamed upload, an observed one (its observer counts what the callback reads), none.
+    /// copies them into its upload buffer without calling back into Swift for every 64 KiB,
+    /// and rewinds on its own when it resends the request. Nil when the body goes through the
+    /// read callback: a streamed upload, an observed one (its observer counts what the callback
+    /// reads), and a body below ``borrowedBodyMinimum``.
     ///
     /// The pointer outlives `withUnsafeBytes`, which is sound only for a `Data` that keeps its
-    /// bytes in heap storage: one of more than ``inlineBodyLimit`` bytes does, and this
-    /// transfer's plan holds it, unmutated, for as long as the handle may read it (the handle
-    /// clears the option when it is detached). Smaller bodies are stored inside the `Data`
-    /// value itself and take the read callback.
+    /// bytes in heap storage, as every `Data` above 14 bytes does; this transfer's plan holds
+    /// it, unmutated, for as long as the handle may read it (the handle clears the option when
+    /// it is detached).
     func borrowedBody() -> UnsafeMutableRawPointer? {
-        guard uploadReader == nil, plan.bodyObserver == nil, plan.body.count > Self.inlineBodyLimit,
+        guard uploadReader == nil, plan.bodyObserver == nil, plan.body.count >= Self.borrowedBodyMinimum,
               case .withBody = plan.shape else { return nil }
         return plan.body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
     }
 
-    /// The most bytes a `Data` keeps inline (14 on 64-bit platforms), rounded up with room to spare.
-    static let inlineBodyLimit = 32
+    /// libcurl 7.88 sends a `CURLOPT_POSTFIELDS` body below 64 KiB inside the request's head
+    /// and then counts it twice, in `CURLINFO_REQUEST_SIZE` and `CURLINFO_SIZE_UPLOAD`, which
+    /// ``ExchangeMetrics/requestBytes`` adds up; smaller bodies take the read callback.
+    static let borrowedBodyMinimum = 64 << 10
 
     /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
     /// connection after a reused one turned out closed. Only absolute offsets are asked for.

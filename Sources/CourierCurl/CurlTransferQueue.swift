@@ -8,6 +8,7 @@ struct CurlTransferQueue {
 
     var isEmpty: Bool { head == items.count }
     var count: Int { items.count - head }
+    var first: CurlTransfer? { head < items.count ? items[head] : nil }
 
     /// The transfers still queued, first first.
     var transfers: ArraySlice<CurlTransfer> { items[head...] }

@@ -32,6 +32,40 @@ extension CurlTransport {
         /// A PEM bundle of trusted CA certificates (`CURLOPT_CAINFO`); `nil` for the system's.
         public var caBundlePath: String? = nil
 
+        // MARK: HTTP/2 and TLS identity
+
+        /// Which HTTP versions are spoken: HTTP/2 over TLS where the server offers it, HTTP/1.1
+        /// otherwise (the default, as URLSession and AsyncHTTPClient do), HTTP/1.1 only, or
+        /// HTTP/2 with prior knowledge (h2c). See ``HTTPVersionPreference``.
+        public var httpVersion: HTTPVersionPreference = .automatic
+
+        /// The most requests in flight at once on one HTTP/2 connection
+        /// (`CURLMOPT_MAX_CONCURRENT_STREAMS`); the server's own limit applies too. Requests to one
+        /// host beyond it open another connection, up to ``maximumConnectionsPerHost``, and then
+        /// wait. Requests that may share a connection wait for one being opened rather than each
+        /// opening its own (`CURLOPT_PIPEWAIT`), so a burst of 64 goes over one connection.
+        /// Default 100, libcurl's and most servers' own.
+        public var maximumConcurrentStreamsPerConnection: Int = 100
+
+        /// A directory of trusted CA certificates named by their hash, as `openssl rehash` makes
+        /// it (`CURLOPT_CAPATH`), trusted beside ``caBundlePath``; `nil` for none but the bundle.
+        public var caDirectoryPath: String? = nil
+
+        /// The certificate presented to servers that ask for one (mutual TLS); `nil` for none.
+        public var clientCertificate: ClientCertificate? = nil
+
+        /// The server's public key, pinned (`CURLOPT_PINNEDPUBLICKEY`): `sha256//` and the base64
+        /// of the SHA-256 of its DER SubjectPublicKeyInfo, several joined by `;`, or a path to
+        /// a PEM or DER public key. A server presenting another key fails with
+        /// `URLError(.serverCertificateUntrusted)`, even with a chain that verifies. `nil` pins
+        /// nothing.
+        public var pinnedPublicKey: String? = nil
+
+        /// The lowest TLS version accepted (`CURLOPT_SSLVERSION`). Default TLS 1.2: the older
+        /// versions are deprecated (RFC 8996), and a server offering only those fails with
+        /// `URLError(.secureConnectionFailed)` rather than being reached over them.
+        public var minimumTLSVersion: TLSVersion = .tls1_2
+
         // MARK: Where requests go (see CurlTransport+Proxy.swift, CurlTransport+DNSOverride.swift)
 
         /// The proxy for every request (``CurlTransport/Proxy``): `.none` by default, which sets

@@ -52,11 +52,13 @@ public final class CurlTransport: HTTPTransport {
     public var policies: Policies { configuration.policies }
 
     /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
-    /// trailers; it connects through proxies and Unix sockets and overrides DNS.
+    /// trailers; it connects through proxies and Unix sockets, overrides DNS, chooses the HTTP
+    /// version and takes a TLS identity.
     public var capabilities: TransportCapabilities {
         TransportCapabilities(
             pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true,
-            connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true
+            connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true,
+            choosesHTTPVersion: true, configuresTLSIdentity: true
         )
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// // COURIER_TRANSPORT=curl ./MyService
 /// let transport = try Transport(environment: ProcessInfo.processInfo.environment)
-/// let client = APIClient(baseURL: baseURL, networking: try transport.makeNetworking())
+/// let client = APIClient(baseURL: baseURL, exchange: try transport.makeTransport().exchange)
 /// ```
 ///
 /// The switch lives beside the libcurl transport because choosing it means linking it: depend on
@@ -49,20 +49,15 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
         self = transport
     }
 
-    /// Creates a new transport of this kind and returns it as a ``Courier/Networking`` value,
-    /// which keeps the transport alive.
-    ///
-    /// - Parameters:
-    ///   - policies: The shared policies, the same whichever transport this is; when given,
-    ///     they replace the `policies` of both configurations.
-    ///   - urlSession: Settings used when this is ``urlSession``.
-    ///   - curl: Settings used when this is ``curl``.
     /// A new transport of this kind, as the protocol both engines share; keep it to shut it
-    /// down, stream, download or upload whichever kind the configuration chose.
+    /// down, stream, download or upload whichever kind the configuration chose, or take its
+    /// `exchange` or `networking`, which keep it alive.
     ///
     /// - Parameters:
     ///   - policies: Replace the configurations' own policies when given, so a caller states
     ///     them once for either kind.
+    ///   - urlSession: Settings used when this is ``urlSession``.
+    ///   - curl: Settings used when this is ``curl``.
     /// - Throws: `CurlError` when libcurl cannot be set up.
     public func makeTransport(
         policies: Policies? = nil,
@@ -81,13 +76,6 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
-    public func makeNetworking(
-        policies: Policies? = nil,
-        urlSession: URLSessionTransport.Configuration = .init(),
-        curl: CurlTransport.Configuration = .init()
-    ) throws -> Networking {
-        try makeTransport(policies: policies, urlSession: urlSession, curl: curl).networking
-    }
 
     public var description: String { rawValue }
 }

@@ -73,7 +73,7 @@ struct BenchCommand: AsyncParsableCommand {
                 // default of 6 per host.
                 var curl = CurlTransport.Configuration()
                 curl.maximumConnectionsPerHost = concurrency
-                networking = try kind.makeNetworking(urlSession: .init(maximumConnectionsPerHost: concurrency), curl: curl)
+                networking = try kind.makeTransport(urlSession: .init(maximumConnectionsPerHost: concurrency), curl: curl).networking
             } catch {
                 Terminal.errorLine("\(kind.displayName) transport could not start: \(error)")
                 throw ExitCode(1)

@@ -27,7 +27,7 @@ struct Demo {
         var transports: [(Transport, Networking)] = []
         for kind in [Transport.urlSession, .curl] {
             do {
-                transports.append((kind, try kind.makeNetworking()))
+                transports.append((kind, try kind.makeTransport().networking))
             } catch {
                 output.check("\(kind.displayName) transport starts", passed: false, detail: "\(error)")
             }
@@ -106,7 +106,7 @@ struct Demo {
         func client(_ configure: (inout Policies) -> Void) throws -> APIClient {
             var policies = Policies()
             configure(&policies)
-            return APIClient(baseURL: server.baseURL, networking: try kind.makeNetworking(policies: policies))
+            return APIClient(baseURL: server.baseURL, networking: try kind.makeTransport(policies: policies).networking)
         }
         await output.expectFailure("total deadline ends a drip feed") {
             // One byte every 50 ms: never idle, so only the deadline of 0.5 s ends it.

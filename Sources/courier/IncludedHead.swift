@@ -6,10 +6,14 @@ import Foundation
 
 /// The `-i` block: status line, header fields, blank line, in the wire's CRLF form.
 struct IncludedHead {
+    /// The version the transport spoke: what the curl engine reports, HTTP/1.1 from URLSession,
+    /// which does not.
+    var httpVersion: HTTPVersion
     var statusCode: Int
     var fields: [(name: String, value: String)]
 
     init(_ head: ResponseHead) {
+        httpVersion = head.httpVersion
         statusCode = head.statusCode
         // One line per name, repeated values joined, as URLSession reports them, so both
         // transports write the same block; sorted, since URLSession keeps no arrival order.
@@ -17,9 +21,10 @@ struct IncludedHead {
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
+    /// HTTP/2 has no reason phrase, so as curl writes it: `HTTP/2 200`.
     var statusLine: String {
-        let reason = Self.reasonPhrases[statusCode].map { " " + $0 } ?? ""
-        return "HTTP/1.1 \(statusCode)\(reason)"
+        let reason = httpVersion.major >= 2 ? "" : Self.reasonPhrases[statusCode].map { " " + $0 } ?? ""
+        return "\(httpVersion) \(statusCode)\(reason)"
     }
 
     var bytes: Data {

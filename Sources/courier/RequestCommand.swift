@@ -11,7 +11,7 @@ import Foundation
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
-        abstract: "Send one HTTP request and write the response body to stdout.",
+        abstract: "Send HTTP requests and write the response bodies to stdout.",
         discussion: """
             Exit codes:
               0   a response arrived (any status, unless --fail)
@@ -36,10 +36,11 @@ struct RequestCommand: AsyncParsableCommand {
             Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
             so -U and --noproxy need -x. A proxy's password is never printed.
 
-            -i prints `HTTP/1.1 <code> <reason>` (URLSession does not say which version it \
-            spoke, so it is written as 1.1 on both transports), then each header as the \
-            transport reports it, sorted by name, repeated fields joined with ", " as URLSession \
-            hands them over, then a blank line and the body; lines end in CRLF as on the wire.
+            -i prints `<version> <code> <reason>`, the version the curl transport spoke \
+            (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it) and HTTP/1.1 \
+            on URLSession, which does not say; then each header as the transport reports it, \
+            sorted by name, repeated fields joined with ", " as URLSession hands them over, then \
+            a blank line and the body; lines end in CRLF as on the wire.
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
@@ -64,8 +65,8 @@ struct RequestCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The http or https URL.")
-    var url: String
+    @Argument(help: ArgumentHelp("The http or https URL; several are sent one after another over the same connections, as curl does.", valueName: "url"))
+    var urls: [String]
 
     @Option(name: .customShort("X"), help: ArgumentHelp("The method (default GET, or POST with -d/--json).", valueName: "method"))
     var method: String?
@@ -115,8 +116,13 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Write FORMAT to stdout after the body, with curl's %{variable} syntax (see below).", valueName: "format"))
     var writeOut: String?
 
+    @OptionGroup(title: "HTTP version and TLS (curl's flags)")
+    var httpVersionAndTLS: HTTPVersionAndTLSOptions
+
     func validate() throws {
-        _ = try RequestURL.parse(url)
+        guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
+        for url in urls { _ = try RequestURL.parse(url) }
+        if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
@@ -127,17 +133,48 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let target = try RequestURL.parse(url)
+        let targets = try urls.map(RequestURL.parse)
         let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
+        let failure = { (error: any Error, target: URL) -> ExitCode in
+            Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
+            return ExitCode(1)
+        }
+        guard let first = targets.first else { throw ExitCode.validationFailure }
+        let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
+        if let output {
+            try await download(try makeRequest(method: method, url: first), to: output, jar: jar) { failure($0, first) }
+            return
+        }
+        // One transport for every URL, so a later one reuses the connection an earlier one
+        // opened, as curl does with several URLs.
+        let exchange: HTTPExchange
+        do {
+            let transport = try resolvedTransport()
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
+            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
+        } catch {
+            throw failure(error, first)
+        }
+        // As curl without --fail-early: every URL is tried, and the exit status is the last
+        // failure's.
+        var lastFailure: ExitCode?
+        for target in targets {
+            do {
+                try await send(try makeRequest(method: method, url: target), over: exchange, jar: jar) { failure($0, target) }
+            } catch let code as ExitCode {
+                lastFailure = code
+            }
+        }
+        if let lastFailure { throw lastFailure }
+    }
+
+    /// The request for `target`, with its body and headers; exits 1 when a body file cannot be read.
+    private func makeRequest(method: String, url target: URL) throws -> URLRequest {
         var request = URLRequest(url: target)
         request.httpMethod = method
         // As curl sends `curl/<version>`; -H replaces it.
         request.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let timeout { request.timeoutInterval = timeout }
-        let failure = { (error: any Error) -> ExitCode in
-            Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
-            return ExitCode(1)
-        }
         do {
             try applyBody(to: &request)
         } catch {
@@ -148,20 +185,15 @@ struct RequestCommand: AsyncParsableCommand {
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
         // value holding CR or LF without a word, and the transport must see it to refuse it.
         request.allHTTPHeaderFields = HeaderArgument.fields(try headers.map(HeaderArgument.init), over: request.allHTTPHeaderFields ?? [:])
+        return request
+    }
 
-        let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: target) }
-        if let output {
-            try await download(request, to: output, jar: jar, failure: failure)
-            return
-        }
-        let exchange: HTTPExchange
-        do {
-            let transport = try resolvedTransport()
-            let curl = try route.curlConfiguration(for: transport)
-            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
-        } catch {
-            throw failure(error)
-        }
+    /// Sends one request and writes its head (with -i), body and -w values to stdout.
+    private func send(
+        _ request: URLRequest, over exchange: HTTPExchange, jar: CookieJarFile?, failure: (any Error) -> ExitCode
+    ) async throws {
+        let method = request.httpMethod ?? "GET"
+        let target = request.url ?? URL(fileURLWithPath: "/")
         let body: Data
         let head: Courier.ResponseHead
         do {
@@ -213,7 +245,7 @@ struct RequestCommand: AsyncParsableCommand {
         let streaming: StreamingNetworking
         do {
             let transport = try resolvedTransport()
-            let curl = try route.curlConfiguration(for: transport)
+            let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
             streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
@@ -307,6 +339,18 @@ struct RequestCommand: AsyncParsableCommand {
 
     private func resolvedTransport() throws -> Transport {
         try transport ?? Transport.fromEnvironment()
+    }
+
+    /// The curl engine's settings from the HTTP version and TLS flags; throws
+    /// `RequestError.unsupportedOption` for a flag URLSession cannot honour, and warns on stderr
+    /// that `-k` turns verification off.
+    private func httpVersionAndTLSConfiguration(for transport: Transport) throws -> CurlTransport.Configuration {
+        let configuration = httpVersionAndTLS.curlConfiguration()
+        if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
+            throw refusal
+        }
+        if httpVersionAndTLS.insecure { Terminal.errorLine(HTTPVersionAndTLSOptions.insecureWarning) }
+        return configuration
     }
 
     private func policies(cookies: CookieStore?) -> Policies {

@@ -21,7 +21,7 @@ import Testing
                 "courier.redirects.maximum": 0,
                 "courier.timeouts.total": 10,
             ]))
-            let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
+            let networking = try Transport.makeTransport(config: config.scoped(to: "courier")).networking
             let (_, response) = try await networking(URLRequest(url: server.url("/redirect/1")))
             #expect((response as? HTTPURLResponse)?.statusCode == 302)
             #expect(server.requestCount == 1)
@@ -33,6 +33,6 @@ import Testing
     }
 
     @Test func noKeysAtAllBuildTheDefaultTransport() throws {
-        _ = try Transport.makeNetworking(config: ConfigReader(provider: InMemoryProvider(values: [:])))
+        _ = try Transport.makeTransport(config: ConfigReader(provider: InMemoryProvider(values: [:])))
     }
 }

@@ -5,7 +5,7 @@ import CourierCurl
 import Testing
 
 @Suite struct ErrorMessageTests {
-    /// A bad value for a key, and the whole message `Transport.makeNetworking(config:)` gives.
+    /// A bad value for a key, and the whole message `Transport.makeTransport(config:)` gives.
     struct Case: Sendable, CustomTestStringConvertible {
         var key: AbsoluteConfigKey
         var value: ConfigValue
@@ -80,6 +80,20 @@ import Testing
         ),
         Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
         Case("courier.curl.recordsMetrics", "maybe", #"courier.curl.recordsMetrics="maybe" \#(bool)"#),
+        Case("courier.curl.maximumConcurrentStreams", 0, #"courier.curl.maximumConcurrentStreams="0" \#(whole1)"#),
+        Case(
+            "courier.http.version", "h2",
+            #"courier.http.version="h2" is not accepted; accepted values: automatic, http1.1, http2-prior-knowledge"#
+        ),
+        Case("courier.tls.minimumVersion", "1.1", #"courier.tls.minimumVersion="1.1" is not accepted; accepted values: 1.2, 1.3"#),
+        Case(
+            "courier.tls.privateKeyPassphrase", .init(.string("s3cret"), isSecret: true),
+            "courier.tls.privateKeyPassphrase=<secret> is not accepted; accepted values: the private key's passphrase, with tls.clientCertificate set"
+        ),
+        Case(
+            "courier.tls.privateKey", "/k.pem",
+            #"courier.tls.privateKey="/k.pem" is not accepted; accepted values: a path to a PEM private key, with tls.clientCertificate set"#
+        ),
         Case("courier.urlsession.timeoutIntervalForRequest", 0, #"courier.urlsession.timeoutIntervalForRequest="0.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),
@@ -95,7 +109,7 @@ import Testing
     @Test(arguments: cases)
     func eachBadValueNamesTheFullKeyAndWhatItAccepts(_ bad: Case) {
         let config = ConfigReader(provider: InMemoryProvider(values: [bad.key: bad.value])).scoped(to: "courier")
-        let error = #expect(throws: (any Error).self) { try Transport.makeNetworking(config: config) }
+        let error = #expect(throws: (any Error).self) { try Transport.makeTransport(config: config) }
         #expect(error.map { String(describing: $0) } == bad.message)
     }
 
@@ -116,7 +130,7 @@ import Testing
             "COURIER_REDIRECTS_MAXIMUM": "twenty",
         ])
         let error = #expect(throws: ConfigurationValueError.self) {
-            try Transport.makeNetworking(config: ConfigReader(provider: provider).scoped(to: "courier"))
+            try Transport.makeTransport(config: ConfigReader(provider: provider).scoped(to: "courier"))
         }
         #expect(error?.description == #"courier.redirects.maximum="twenty" \#(Self.whole0) (0 returns every redirect response as it is)"#)
 

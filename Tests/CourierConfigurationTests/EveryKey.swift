@@ -40,6 +40,14 @@ enum EveryKey {
         "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
         "courier.curl.userAgent": "courier-tests/1",
         "courier.curl.recordsMetrics": false,
+        "courier.curl.caDirectoryPath": "/etc/courier/certs",
+        "courier.curl.maximumConcurrentStreams": 8,
+        "courier.http.version": "http2-prior-knowledge",
+        "courier.tls.clientCertificate": "/etc/courier/client.pem",
+        "courier.tls.privateKey": "/etc/courier/client.key",
+        "courier.tls.privateKeyPassphrase": .init(.string("s3cret"), isSecret: true),
+        "courier.tls.pinnedPublicKey": "sha256//AAAA",
+        "courier.tls.minimumVersion": "1.3",
         "courier.urlsession.timeoutIntervalForRequest": 7.5,
         "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
@@ -81,7 +89,17 @@ enum EveryKey {
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
               "userAgent": "courier-tests/1",
-              "recordsMetrics": false
+              "recordsMetrics": false,
+              "caDirectoryPath": "/etc/courier/certs",
+              "maximumConcurrentStreams": 8
+            },
+            "http": { "version": "http2-prior-knowledge" },
+            "tls": {
+              "clientCertificate": "/etc/courier/client.pem",
+              "privateKey": "/etc/courier/client.key",
+              "privateKeyPassphrase": "s3cret",
+              "pinnedPublicKey": "sha256//AAAA",
+              "minimumVersion": "1.3"
             },
             "urlsession": {
               "timeoutIntervalForRequest": 7.5,
@@ -129,6 +147,14 @@ enum EveryKey {
         "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
         "COURIER_CURL_USER_AGENT": "courier-tests/1",
         "COURIER_CURL_RECORDS_METRICS": "false",
+        "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
+        "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
+        "COURIER_HTTP_VERSION": "http2-prior-knowledge",
+        "COURIER_TLS_CLIENT_CERTIFICATE": "/etc/courier/client.pem",
+        "COURIER_TLS_PRIVATE_KEY": "/etc/courier/client.key",
+        "COURIER_TLS_PRIVATE_KEY_PASSPHRASE": "s3cret",
+        "COURIER_TLS_PINNED_PUBLIC_KEY": "sha256//AAAA",
+        "COURIER_TLS_MINIMUM_VERSION": "1.3",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
         "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
@@ -175,6 +201,12 @@ enum EveryKey {
         ]
         curl.userAgent = "courier-tests/1"
         curl.recordsMetrics = false
+        curl.caDirectoryPath = "/etc/courier/certs"
+        curl.maximumConcurrentStreamsPerConnection = 8
+        curl.httpVersion = .http2PriorKnowledge
+        curl.clientCertificate = .init(certificatePath: "/etc/courier/client.pem", privateKeyPath: "/etc/courier/client.key", passphrase: "s3cret")
+        curl.pinnedPublicKey = "sha256//AAAA"
+        curl.minimumTLSVersion = .tls1_3
         return curl
     }
 

@@ -21,6 +21,18 @@ struct CurlResponseHeadTests {
         #expect(head.statusCode == 200)
     }
 
+    /// What libcurl hands the header callback for an HTTP/2 response: `HTTP/2 200 ` with a
+    /// trailing space and no reason, the fields in lower case as HTTP/2 sends them.
+    @Test func libcurlsHTTP2StatusLineAndLowercaseFields() throws {
+        let bytes = Array("HTTP/2 200 \r\ncontent-type: application/json\r\nx-courier: one\r\n\r\n".utf8)
+        let head = try #require(CurlResponseHead(bytes: bytes))
+        #expect(head.statusCode == 200)
+        #expect(head.httpVersion == "HTTP/2")
+        #expect(head.fields == ["content-type": "application/json", "x-courier": "one"])
+        #expect(CurlResponseHead.value(of: "Content-Type", in: bytes) == "application/json")
+        #expect(CurlResponseHead.statusLine(in: Array("HTTP/2 404 \r\n\r\n".utf8))?.code == 404)
+    }
+
     @Test func foldedLinesContinueTheValue() throws {
         let head = try #require(parse("HTTP/1.1 200 OK\r\nX-Long: a\r\n  b\r\n\r\n"))
         #expect(head.fields["X-Long"] == "a b")

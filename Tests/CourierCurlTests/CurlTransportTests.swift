@@ -458,19 +458,22 @@ struct CurlTransportTests {
         var configuration = CurlTransport.Configuration()
         configuration.maximumConnectionsPerHost = 1
         try await withCurlTransport(configuration) { server, transport in
-            let slow = Task { try await transport.http(request(server.url("/delay/1"))) }
-            _ = await pollUntil { transport.statistics.running == 1 }
+            // Holds the one connection until it is cancelled.
+            let blocking = Task { try await transport.http(request(server.url("/never"))) }
+            #expect(await pollUntil { transport.statistics.running == 1 })
             let cancelled = Task { try await transport.http(request(server.url("/get?cancelled"))) }
             let after = Task { try await transport.http(request(server.url("/get?after"))) }
-            _ = await pollUntil { transport.statistics.waiting == 2 }
+            #expect(await pollUntil { transport.statistics.waiting == 2 })
             cancelled.cancel()
             #expect(await urlErrorCode { _ = try await cancelled.value } == .cancelled)
-            let (_, slowResponse) = try await slow.value
+            #expect(transport.statistics.running == 1)
+            blocking.cancel()
+            #expect(await urlErrorCode { _ = try await blocking.value } == .cancelled)
             let (_, afterResponse) = try await after.value
-            #expect(slowResponse.statusCode == 200)
             #expect(afterResponse.statusCode == 200)
             #expect(server.lastRequest?.query == "after")
             #expect(server.requestCount == 2)
+            #expect(await pollUntil { transport.statistics.waiting == 0 && transport.statistics.running == 0 })
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: Transport.allCases)
     func eachNameMakesAWorkingNetworking(_ transport: Transport) throws {
-        _ = try transport.makeNetworking()
+        _ = try transport.makeTransport()
         #expect(try Transport(name: transport.rawValue) == transport)
     }
 }

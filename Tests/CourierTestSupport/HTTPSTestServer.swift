@@ -22,8 +22,26 @@ package final class HTTPSTestServer: Sendable {
         package var description: String { rawValue }
     }
 
+    /// What the server demands of its clients beyond a TLS handshake.
+    package struct Demands: Sendable {
+        /// A client certificate issued by the test CA (the handshake fails without one).
+        package var clientCertificate = false
+        /// The newest TLS version the server speaks, `"1.2"` or `"1.3"`; nil for its default.
+        package var maximumTLSVersion: String? = nil
+
+        package init(clientCertificate: Bool = false, maximumTLSVersion: String? = nil) {
+            self.clientCertificate = clientCertificate
+            self.maximumTLSVersion = maximumTLSVersion
+        }
+
+        var arguments: [String] {
+            (clientCertificate ? ["--require-client-certificate"] : [])
+                + (maximumTLSVersion.map { ["--maximum-tls=\($0)"] } ?? [])
+        }
+    }
+
     package let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let stdin: Pipe
 
     /// `https://127.0.0.1:<port><pathAndQuery>`.
@@ -31,14 +49,16 @@ package final class HTTPSTestServer: Sendable {
         URL(string: "https://127.0.0.1:\(port)\(pathAndQuery)")!
     }
 
-    private init(port: Int, process: Process, stdin: Pipe) {
+    private init(port: Int, process: SpawnedProcess, stdin: Pipe) {
         self.port = port
         self.process = process
         self.stdin = stdin
     }
 
     /// Starts the server with `identity` from `files` and waits (10 s at most) for its port.
-    package static func start(_ identity: Identity, files: TLSTestFiles) async throws -> HTTPSTestServer {
+    package static func start(
+        _ identity: Identity, files: TLSTestFiles, demands: Demands = Demands()
+    ) async throws -> HTTPSTestServer {
         let python = try TLSTestFiles.tool("python3")
         let script = files.directory.appendingPathComponent("https_server.py")
         try Data(Self.script.utf8).write(to: script)
@@ -46,15 +66,19 @@ package final class HTTPSTestServer: Sendable {
         let stderrURL = files.directory.appendingPathComponent("https_server.\(identity).stderr")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-u", script.path, certificate, key]
         let stdin = Pipe()
         let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: python.path,
+            arguments: ["-u", script.path, certificate, key, files.caBundlePath] + demands.arguments,
+            standardInput: stdin.fileHandleForReading,
+            standardOutput: stdout.fileHandleForWriting,
+            standardError: try FileHandle(forWritingTo: stderrURL)
+        )
+        // The child has its ends; closing ours lets it see end of file on stdin once stop()
+        // closes the writing end, and lets this process see end of file on stdout.
+        try? stdin.fileHandleForReading.close()
+        try? stdout.fileHandleForWriting.close()
 
         let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(10))
         guard let line, let port = Int(line), port > 0 else {
@@ -107,9 +131,10 @@ package final class HTTPSTestServer: Sendable {
         }
     }
 
-    /// The server, run as `python3 -u https_server.py CERT KEY`; prints its port, then serves.
+    /// The server, run as `python3 -u https_server.py CERT KEY CA [--require-client-certificate]
+    /// [--maximum-tls=1.2]`; prints its port, then serves.
     static let script = #"""
-    import http.server, json, os, ssl, sys, threading, urllib.parse
+    import http.server, json, os, socket, ssl, sys, threading, urllib.parse
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -138,6 +163,12 @@ package final class HTTPSTestServer: Sendable {
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(sys.argv[1], sys.argv[2])
+    if "--require-client-certificate" in sys.argv[4:]:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(sys.argv[3])
+    for option in sys.argv[4:]:
+        if option.startswith("--maximum-tls="):
+            context.maximum_version = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}[option.split("=")[1]]
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
@@ -145,9 +176,21 @@ package final class HTTPSTestServer: Sendable {
         # The handshake runs on the connection's thread: a client that rejects the
         # certificate ends only its own connection.
         def finish_request(self, request, client_address):
+            connection = context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
             try:
-                connection = context.wrap_socket(request, server_side=True)
+                connection.do_handshake()
             except (ssl.SSLError, OSError):
+                # A lingering close, as servers do after an alert: closing with the client's
+                # request unread would reset the connection, and the client would see the
+                # reset instead of the alert that says what failed.
+                try:
+                    socket.socket.shutdown(connection, socket.SHUT_WR)
+                    connection.settimeout(2)
+                    while socket.socket.recv(connection, 65536):
+                        pass
+                except OSError:
+                    pass
+                connection.close()
                 return
             try:
                 self.RequestHandlerClass(connection, client_address, self)
@@ -179,6 +222,25 @@ package struct TLSTestFiles: Sendable {
         (directory.appendingPathComponent("\(identity).pem").path, directory.appendingPathComponent("\(identity).key").path)
     }
 
+    /// A client certificate the test CA issued (`clientAuth`), and its key unencrypted.
+    package var clientCertificatePath: String { path("client.pem") }
+    package var clientKeyPath: String { path("client.key") }
+    /// The same key encrypted (AES-256) with ``clientKeyPassphrase``.
+    package var encryptedClientKeyPath: String { path("client-encrypted.key") }
+    package let clientKeyPassphrase = "courier-test-passphrase"
+    /// A self-signed client certificate and its key, which the test CA did not issue.
+    package var untrustedClientCertificatePath: String { path("untrusted-client.pem") }
+    package var untrustedClientKeyPath: String { path("untrusted-client.key") }
+    /// A directory holding only the test CA, named by its subject hash as `CURLOPT_CAPATH` reads.
+    package var caDirectoryPath: String { path("ca-directory") }
+
+    /// `sha256//<base64>` of the public key of `identity`'s certificate, as curl's
+    /// `--pinnedpubkey` takes it (made with the other files, for caSigned and otherName).
+    package func pinnedPublicKey(of identity: HTTPSTestServer.Identity) throws -> String {
+        let digest = try String(contentsOfFile: path("\(identity).pin"), encoding: .utf8)
+        return "sha256//" + digest.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     package static func make() throws -> TLSTestFiles {
         let openssl = try tool("openssl")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")
@@ -197,13 +259,21 @@ package struct TLSTestFiles: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Every file is made by one shell script, one child process for the lot rather than one
+    /// per file: the TLS and HTTP/2 tests make many sets at once.
     private func generate(with openssl: URL) throws {
+        var script = OpenSSLScript(openssl: openssl.path)
+        try generate(into: &script)
+        try runScript(script.text)
+    }
+
+    private func generate(into script: inout OpenSSLScript) throws {
         // A config of our own, so the machine's openssl.cnf adds nothing.
         try write("req.cnf", "[req]\ndistinguished_name = dn\n[dn]\n")
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-config", path("req.cnf")]
         let localNames = "subjectAltName=IP:127.0.0.1,DNS:localhost"
 
-        try run(openssl, ["req", "-x509", "-new"] + key + [
+        script.run(["req", "-x509", "-new"] + key + [
             "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=Courier Test CA",
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
@@ -213,16 +283,39 @@ package struct TLSTestFiles: Sendable {
         ] {
             let (certificate, leafKey) = paths(of: identity)
             try write("\(identity).ext", "\(names)\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
-            try run(openssl, ["req", "-new"] + key + ["-keyout", leafKey, "-out", path("\(identity).csr"), "-subj", "/CN=\(commonName)"])
-            try run(openssl, [
+            script.run(["req", "-new"] + key + ["-keyout", leafKey, "-out", path("\(identity).csr"), "-subj", "/CN=\(commonName)"])
+            script.run([
                 "x509", "-req", "-in", path("\(identity).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                 "-set_serial", identity == .caSigned ? "2" : "3", "-days", "2", "-out", certificate, "-extfile", path("\(identity).ext"),
             ])
         }
         let (certificate, selfSignedKey) = paths(of: .selfSigned)
-        try run(openssl, ["req", "-x509", "-new"] + key + [
+        script.run(["req", "-x509", "-new"] + key + [
             "-keyout", selfSignedKey, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", localNames,
         ])
+        try generateClientFiles(into: &script, key: key)
+        for identity in [HTTPSTestServer.Identity.caSigned, .otherName] {
+            script.pin(certificate: paths(of: identity).certificate, to: path("\(identity).pin"))
+        }
+    }
+
+    private func generateClientFiles(into script: inout OpenSSLScript, key: [String]) throws {
+        try write("client.ext", "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n")
+        script.run(["req", "-new"] + key + ["-keyout", clientKeyPath, "-out", path("client.csr"), "-subj", "/CN=Courier Test Client"])
+        script.run([
+            "x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-set_serial", "4", "-days", "2", "-out", clientCertificatePath, "-extfile", path("client.ext"),
+        ])
+        script.run([
+            "pkey", "-in", clientKeyPath, "-aes256", "-passout", "pass:\(clientKeyPassphrase)", "-out", encryptedClientKeyPath,
+        ])
+        script.run(["req", "-x509", "-new"] + key + [
+            "-keyout", untrustedClientKeyPath, "-out", untrustedClientCertificatePath, "-days", "2",
+            "-subj", "/CN=Untrusted Client", "-addext", "extendedKeyUsage=clientAuth",
+        ])
+        // CURLOPT_CAPATH finds a CA by the hash of its subject: `<hash>.0`, what `openssl rehash` writes.
+        try FileManager.default.createDirectory(atPath: caDirectoryPath, withIntermediateDirectories: true)
+        script.hashLink(certificate: caBundlePath, into: caDirectoryPath)
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -231,21 +324,18 @@ package struct TLSTestFiles: Sendable {
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))
     }
 
-    private func run(_ tool: URL, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
+    private func runScript(_ text: String) throws {
         let output = directory.appendingPathComponent("openssl.out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let process = try SpawnedProcess(
+            executable: "/bin/sh", arguments: ["-e", "-c", text], standardOutput: handle, standardError: handle
+        )
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            throw HTTPSTestServerError("\(tool.path) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus):\n\(text)")
+            let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw HTTPSTestServerError("making the test certificates failed (exit \(process.terminationStatus)):\n\(text)\n\(log)")
         }
     }
 
@@ -262,6 +352,36 @@ package struct TLSTestFiles: Sendable {
     }
 }
 
+/// The openssl commands that make a set of test files, as one `sh -e` script.
+private struct OpenSSLScript {
+    let openssl: String
+    private(set) var text = ""
+
+    init(openssl: String) {
+        self.openssl = openssl
+    }
+
+    mutating func run(_ arguments: [String]) {
+        text += ([openssl] + arguments).map(Self.quoted).joined(separator: " ") + "\n"
+    }
+
+    /// The base64 SHA-256 of the certificate's DER public key into `pin`: what curl pins.
+    mutating func pin(certificate: String, to pin: String) {
+        let tool = Self.quoted(openssl)
+        text += "\(tool) x509 -in \(Self.quoted(certificate)) -pubkey -noout | \(tool) pkey -pubin -outform DER"
+            + " | \(tool) dgst -sha256 -binary | base64 > \(Self.quoted(pin))\n"
+    }
+
+    /// A copy of `certificate` named by its subject hash in `directory`.
+    mutating func hashLink(certificate: String, into directory: String) {
+        text += "cp \(Self.quoted(certificate)) \(Self.quoted(directory))/\"$(\(Self.quoted(openssl)) x509 -in \(Self.quoted(certificate)) -subject_hash -noout)\".0\n"
+    }
+
+    private static func quoted(_ argument: String) -> String {
+        "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
 package struct HTTPSTestServerError: Error, CustomStringConvertible {
     package let description: String
     package init(_ description: String) { self.description = description }
@@ -271,11 +391,18 @@ package struct HTTPSTestServerError: Error, CustomStringConvertible {
 /// stops the server and removes the certificates afterwards whatever happens.
 package func withHTTPSServer<T>(
     _ identity: HTTPSTestServer.Identity,
+    demands: HTTPSTestServer.Demands = HTTPSTestServer.Demands(),
     _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
-    let files = try TLSTestFiles.make()
+    let files = try await offThePool { try TLSTestFiles.make() }
     defer { files.remove() }
-    let server = try await HTTPSTestServer.start(identity, files: files)
-    defer { server.stop() }
-    return try await body(server, files)
+    let server = try await HTTPSTestServer.start(identity, files: files, demands: demands)
+    do {
+        let result = try await body(server, files)
+        try? await offThePool { server.stop() }
+        return result
+    } catch {
+        try? await offThePool { server.stop() }
+        throw error
+    }
 }

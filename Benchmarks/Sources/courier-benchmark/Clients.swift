@@ -29,7 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, urlsession, ahc)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, urlsession, ahc, ahc-h2)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -103,6 +103,32 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         // The streaming API: chunks counted as they arrive, never collected.
         let transport = try curlTransport()
         return streamingClient("curl, streamed", transport.streaming, request) { await transport.shutdown() }
+    case "curl-h2":
+        // HTTP/2 by ALPN, every request on one connection; the certificate is nginx's
+        // self-signed one, not verified, as for ahc-h2 (one handshake per process either way).
+        var configuration = CurlTransport.Configuration()
+        configuration.httpVersion = .automatic
+        configuration.maximumConnectionsPerHost = 1
+        configuration.verifiesPeer = false
+        configuration.verifiesHost = false
+        let transport = try CurlTransport(configuration: configuration)
+        return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
+    case "ahc-h2":
+        // AsyncHTTPClient's own HTTP/2 (its default, by ALPN), which multiplexes on one connection.
+        var configuration = HTTPClient.Configuration(certificateVerification: .none)
+        configuration.httpVersion = .automatic
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let sendable = HTTPClientRequest(url: url.absoluteString)
+        return BenchmarkClient(
+            name: "AsyncHTTPClient",
+            fetch: {
+                let response = try await client.execute(sendable, timeout: .seconds(60))
+                let body = try await response.body.collect(upTo: 64 << 20)
+                guard response.status == .ok else { throw BenchmarkError.status(Int(response.status.code)) }
+                return body.readableBytes
+            },
+            shutdown: { try? await client.shutdown() }
+        )
     case "urlsession":
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
         return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }

@@ -11,7 +11,7 @@ private let startupNames = [
     "c": "C libcurl multi", "curl": "Courier curl", "ahc": "AsyncHTTPClient", "urlsession": "URLSession",
     "curl-static": "Courier curl, static stdlib", "urlsession-static": "URLSession, static stdlib",
 ]
-private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64"]
+private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64", "h2get13x64"]
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.filter { !$0.isNaN }.sorted()

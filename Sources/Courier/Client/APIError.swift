@@ -83,13 +83,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The response body bytes, when a response arrived.
     public var body: Data?
 
-    /// Creates an error; Courier's dispatcher fills every field it knows.
-    public init(kind: Kind, method: String, url: URL?, response: HTTPURLResponse? = nil, body: Data? = nil) {
-        self.init(kind: kind, method: method, url: url, head: response.flatMap { ResponseHead($0) }, body: body)
-    }
-
-    /// An error with the response's head as the engine answered it.
-    public init(kind: Kind, method: String, url: URL?, head: ResponseHead?, body: Data? = nil) {
+    /// Creates an error; Courier's dispatcher fills every field it knows. A test double that
+    /// holds a Foundation response passes `ResponseHead(response)`.
+    public init(kind: Kind, method: String, url: URL?, head: ResponseHead? = nil, body: Data? = nil) {
         self.kind = kind
         self.method = method
         self.url = url

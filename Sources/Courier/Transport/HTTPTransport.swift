@@ -44,11 +44,18 @@ public struct TransportCapabilities: Sendable, Equatable {
     /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
     /// otherwise they are refused as above.
     public var overridesDNS: Bool
+    /// HTTP/1.1 only and HTTP/2 with prior knowledge (h2c) can be chosen, and the version
+    /// spoken is reported in ``ResponseHead/httpVersion``; otherwise asking is refused as above.
+    public var choosesHTTPVersion: Bool
+    /// A client certificate (its key possibly encrypted), a pinned public key and a minimum TLS
+    /// version are honoured; otherwise asking for one is refused as above.
+    public var configuresTLSIdentity: Bool
 
     /// Capabilities from their parts; what is not given is not supported.
     public init(
         pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
-        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false
+        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
+        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false
     ) {
         self.pausesForSlowReaders = pausesForSlowReaders
         self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
@@ -56,6 +63,8 @@ public struct TransportCapabilities: Sendable, Equatable {
         self.connectsThroughProxies = connectsThroughProxies
         self.connectsOverUnixSockets = connectsOverUnixSockets
         self.overridesDNS = overridesDNS
+        self.choosesHTTPVersion = choosesHTTPVersion
+        self.configuresTLSIdentity = configuresTLSIdentity
     }
 }
 

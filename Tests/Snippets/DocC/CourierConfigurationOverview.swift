@@ -6,6 +6,6 @@ import Foundation
 
 func configuredClient(baseURL: URL) throws -> APIClient {
     let config = ConfigReader(provider: EnvironmentVariablesProvider())
-    let networking = try Transport.makeNetworking(config: config.scoped(to: "courier"))
-    return APIClient(baseURL: baseURL, networking: networking)
+    let transport = try Transport.makeTransport(config: config.scoped(to: "courier"))
+    return APIClient(baseURL: baseURL, exchange: transport.exchange)
 }

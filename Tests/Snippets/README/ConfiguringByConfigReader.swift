@@ -4,7 +4,7 @@ import CourierConfiguration
 import CourierCurl
 
 // COURIER_TRANSPORT=curl COURIER_REDIRECTS_MAXIMUM=5 COURIER_TIMEOUTS_TOTAL=30 ./MyService
-func configuredNetworking() throws -> Networking {
+func configuredTransport() throws -> any HTTPTransport {
     let config = ConfigReader(provider: EnvironmentVariablesProvider())
-    return try Transport.makeNetworking(config: config.scoped(to: "courier"))
+    return try Transport.makeTransport(config: config.scoped(to: "courier"))
 }

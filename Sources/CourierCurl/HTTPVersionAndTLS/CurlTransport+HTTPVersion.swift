@@ -1,0 +1,70 @@
+extension CurlTransport {
+    /// Which HTTP versions a ``CurlTransport`` speaks (`CURLOPT_HTTP_VERSION`).
+    ///
+    /// ``automatic``, the default, is what URLSession, AsyncHTTPClient and the curl command line
+    /// do: HTTP/2 where the server offers it during the TLS handshake (ALPN), HTTP/1.1 otherwise
+    /// and over plain `http`. Nothing has to be known about a server in advance, and a server
+    /// that speaks only HTTP/1.1 is still reached.
+    public struct HTTPVersionPreference: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case http1_1, automatic, http2PriorKnowledge
+        }
+
+        private let value: Value
+
+        /// HTTP/1.1 only, also over TLS (`CURL_HTTP_VERSION_1_1`; curl's `--http1.1`).
+        public static let http1_1 = HTTPVersionPreference(value: .http1_1)
+        /// HTTP/2 over TLS when the server accepts it by ALPN, HTTP/1.1 otherwise and for plain
+        /// `http` (`CURL_HTTP_VERSION_2TLS`; curl's `--http2`). The default.
+        public static let automatic = HTTPVersionPreference(value: .automatic)
+        /// HTTP/2 from the first byte, without asking, also over plain `http` (h2c;
+        /// `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`; curl's `--http2-prior-knowledge`): for servers
+        /// known to speak it, such as a service mesh's sidecar. A server that speaks only
+        /// HTTP/1.1 fails the request.
+        public static let http2PriorKnowledge = HTTPVersionPreference(value: .http2PriorKnowledge)
+
+        /// `http1.1`, `automatic` or `http2-prior-knowledge`: the spelling the configuration keys use.
+        public var description: String {
+            switch value {
+            case .http1_1: "http1.1"
+            case .automatic: "automatic"
+            case .http2PriorKnowledge: "http2-prior-knowledge"
+            }
+        }
+
+        /// The preference spelt as ``description`` spells it, any letter case; nil for another text.
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "http1.1": value = .http1_1
+            case "automatic": value = .automatic
+            case "http2-prior-knowledge": value = .http2PriorKnowledge
+            default: return nil
+            }
+        }
+
+        private init(value: Value) {
+            self.value = value
+        }
+
+        /// The `CURLOPT_HTTP_VERSION` value.
+        var curlValue: Int {
+            switch value {
+            case .http1_1: Curl.HTTPVersionValue.http1_1
+            case .automatic: Curl.HTTPVersionValue.http2OverTLS
+            case .http2PriorKnowledge: Curl.HTTPVersionValue.http2PriorKnowledge
+            }
+        }
+
+        /// Whether a request to a URL of `scheme` may share a connection with others at once.
+        /// Only those wait for a connection being opened (`CURLOPT_PIPEWAIT`) rather than open
+        /// their own: a burst of plain HTTP/1.1 requests would otherwise wait one round trip for
+        /// the first to learn that its connection cannot be shared.
+        func multiplexes(scheme: String?) -> Bool {
+            switch value {
+            case .http1_1: false
+            case .automatic: scheme?.lowercased() == "https"
+            case .http2PriorKnowledge: true
+            }
+        }
+    }
+}
