@@ -454,6 +454,23 @@ struct CurlTransportTests {
         }
     }
 
+    /// The time spent waiting still counts once the request runs: 2 s in the queue and 2 s of
+    /// a silent server pass a 3 s idle timeout, though neither does alone.
+    @Test func theWaitCountsTowardsTheIdleTimeoutOnceTheRequestRuns() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        try await withCurlTransport(configuration) { server, transport in
+            let slow = Task { try await transport.http(request(server.url("/delay/2"))) }
+            #expect(await pollUntil { transport.statistics.running == 1 })
+            var queued = request(server.url("/delay/2?queued"))
+            queued.timeoutInterval = 3
+            let code = await urlErrorCode { _ = try await transport.http(queued) }
+            #expect(code == .timedOut)
+            let (_, slowResponse) = try await slow.value
+            #expect(slowResponse.statusCode == 200)
+        }
+    }
+
     @Test func cancellingAWaitingRequestLeavesTheOthersToRun() async throws {
         var configuration = CurlTransport.Configuration()
         configuration.maximumConnectionsPerHost = 1
