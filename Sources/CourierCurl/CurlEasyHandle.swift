@@ -92,9 +92,10 @@ final class CurlEasyHandle {
             try Self.setUnixSocketPath(plan.unixSocketPath, on: easy)
             socketPath = plan.unixSocketPath
         }
-        // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
-        // announced as Content-Length, or chunked when a stream's size is unknown.
-        // Cleared before the method options: setting CURLOPT_POSTFIELDS makes the method POST.
+        // A body comes from the read callback, or for a large Data body from CURLOPT_POSTFIELDS
+        // (see CurlTransfer.borrowedBody()), its size announced as Content-Length, or chunked
+        // when a stream's size is unknown. That option is set before the method options, since
+        // setting it makes the method POST.
         let postFields = transfer.borrowedBody()
         if postFields != nil || hasPostFields {
             hasPostFields = false
