@@ -199,6 +199,8 @@ package enum Curl {
         static let lowSpeedTime = EasyOption(CURLOPT_LOW_SPEED_TIME, "CURLOPT_LOW_SPEED_TIME")
         static let noProgress = EasyOption(CURLOPT_NOPROGRESS, "CURLOPT_NOPROGRESS")
         static let bufferSize = EasyOption(CURLOPT_BUFFERSIZE, "CURLOPT_BUFFERSIZE")
+        static let uploadBufferSize = EasyOption(CURLOPT_UPLOAD_BUFFERSIZE, "CURLOPT_UPLOAD_BUFFERSIZE")
+        static let postFields = EasyOption(CURLOPT_POSTFIELDS, "CURLOPT_POSTFIELDS")
         static let progressFunction = EasyOption(CURLOPT_XFERINFOFUNCTION, "CURLOPT_XFERINFOFUNCTION")
         static let progressData = EasyOption(CURLOPT_XFERINFODATA, "CURLOPT_XFERINFODATA")
         // Where a request goes: proxies, Unix sockets, DNS overrides (CurlTransport+Route.swift).

@@ -18,6 +18,12 @@ final class CurlEasyHandle {
     /// The `CURLOPT_URL` libcurl holds: set again only when a request goes elsewhere, since
     /// libcurl copies the string each time and keeps it across transfers.
     private var url: String?
+    /// Whether `CURLOPT_POSTFIELDS` points into the current transfer's body.
+    private var hasPostFields = false
+    /// The buffer sizes last set (libcurl's defaults until then), so each is set only when a
+    /// request needs another.
+    private var receiveBufferSize = CurlBufferSizes.libcurlReceiveDefault
+    private var uploadBufferSize = CurlBufferSizes.libcurlUploadDefault
 
     /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
     /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
@@ -56,15 +62,9 @@ final class CurlEasyHandle {
         // read function libcurl would read a POST body from stdin.
         try Curl.set(easy, .readFunction, readCallback: CurlTransfer.readCallback)
         try Curl.set(easy, .seekFunction, callback: CurlTransfer.seekCallback)
-        try Curl.set(easy, .bufferSize, Self.receiveBufferSize)
         try Curl.set(easy, .noProgress, 0)
         try Curl.set(easy, .progressFunction, callback: CurlTransfer.progressCallback)
     }
-
-    /// `CURLOPT_BUFFERSIZE`: how much one socket read, and so one call of the write callback,
-    /// can carry. libcurl's 16 KiB default costs a callback, and for a streamed body a hand-over
-    /// to the reader, per 16 KiB; set once per handle, since a change reallocates the buffer.
-    static let receiveBufferSize = 256 << 10
 
     deinit {
         Curl.easyCleanup(pointer)
@@ -92,8 +92,16 @@ final class CurlEasyHandle {
             try Self.setUnixSocketPath(plan.unixSocketPath, on: easy)
             socketPath = plan.unixSocketPath
         }
-        // A body comes from the read callback (CURLOPT_POSTFIELDS is never set), its size
-        // announced as Content-Length, or chunked when a stream's size is unknown.
+        // A body comes from the read callback, or for a large Data body from CURLOPT_POSTFIELDS
+        // (see CurlTransfer.borrowedBody()), its size announced as Content-Length, or chunked
+        // when a stream's size is unknown. That option is set before the method options, since
+        // setting it makes the method POST.
+        let postFields = transfer.borrowedBody()
+        if postFields != nil || hasPostFields {
+            hasPostFields = false
+            try Curl.set(easy, .postFields, pointer: postFields)
+            hasPostFields = postFields != nil
+        }
         switch plan.shape {
         case .head:
             try Curl.set(easy, .postFieldSize, int64: -1)
@@ -111,6 +119,7 @@ final class CurlEasyHandle {
             try setCustomMethod(customMethod)
         }
         try Curl.set(easy, .httpHeader, list: transfer.headerList.pointer)
+        setBufferSizes(CurlBufferSizes(for: transfer))
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
         try Curl.set(easy, .pipeWait, httpVersion.multiplexes(scheme: plan.url.scheme) ? 1 : 0)
@@ -139,6 +148,24 @@ final class CurlEasyHandle {
         try? Curl.set(easy, .readData, pointer: nil)
         try? Curl.set(easy, .seekData, pointer: nil)
         try? Curl.set(easy, .progressData, pointer: nil)
+        if hasPostFields {
+            // The body belonged to the transfer; the next one sets its own.
+            hasPostFields = (try? Curl.set(easy, .postFields, pointer: nil)) == nil
+        }
+    }
+
+    /// libcurl 7.88 allocates both buffers for each transfer and frees them when it ends, so
+    /// sizing them per transfer costs nothing. A size that cannot be set is not an error: libcurl
+    /// refuses `CURLOPT_BUFFERSIZE` while a buffer is still allocated (a transfer that ended on a
+    /// connection other transfers still multiplex keeps it), and the transfer then runs with the
+    /// size it has.
+    private func setBufferSizes(_ sizes: CurlBufferSizes) {
+        if sizes.receive != receiveBufferSize, (try? Curl.set(pointer, .bufferSize, sizes.receive)) != nil {
+            receiveBufferSize = sizes.receive
+        }
+        if sizes.upload != uploadBufferSize, (try? Curl.set(pointer, .uploadBufferSize, sizes.upload)) != nil {
+            uploadBufferSize = sizes.upload
+        }
     }
 
     private func setCustomMethod(_ method: String?) throws(CurlError) {

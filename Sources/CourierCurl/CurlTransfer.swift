@@ -55,6 +55,12 @@ final class CurlTransfer: @unchecked Sendable {
     var startTurn: UInt64?
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
+    /// The requests that share this one's per-host connection limit (see
+    /// ``CurlEventLoop``'s admission), worked out on the submitting task.
+    let connectionGroup: String
+    /// How many transfers of ``connectionGroup`` may run at once (see
+    /// ``CurlEventLoop/admissionLimit(_:scheme:)``).
+    let admissionLimit: Int
     /// How much of the request body libcurl has read (see ``sendBody(into:)``).
     private var uploadOffset = 0
     private var headerBytes: [UInt8] = []
@@ -87,6 +93,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Set when the progress callback stopped the transfer past a timeout (see
     /// ``overdueError(at:)``).
     private(set) var timedOut: CurlError?
+    /// Set when the transfer is made, on the submitting task; see ``startIdleClock()``.
     private var lastActivity = ContinuousClock.now
     /// When the handle was configured for this transfer, which libcurl's times count from.
     private var configuredAt: ContinuousClock.Instant?
@@ -106,6 +113,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.id = id
         self.plan = plan
         self.headerList = headerList
+        connectionGroup = Self.connectionGroup(of: plan)
+        admissionLimit = CurlEventLoop.admissionLimit(configuration, scheme: plan.url.scheme)
         self.bodyPool = bodyPool
         lifecycle = Locked(State(streams: streamsBody))
         maximumResponseBytes = max(0, configuration.policies.maximumResponseBytes)
@@ -118,6 +127,14 @@ final class CurlTransfer: @unchecked Sendable {
         if let pooledBody { bodyPool.give(pooledBody) }
         if let pending { bodyPool.give(pending) }
         uploadReader?.cancel()
+    }
+
+    /// Scheme, host, port and socket: as fine as the key libcurl counts
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS` by, or finer (an explicit default port, a proxy's
+    /// targets), so that a group never holds more transfers than libcurl could run.
+    static func connectionGroup(of plan: CurlRequestPlan) -> String {
+        let url = plan.wireURL
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1) \(plan.unixSocketPath ?? "")"
     }
 
     /// Sets where a streamed body goes; before the transfer is submitted.
@@ -258,11 +275,11 @@ final class CurlTransfer: @unchecked Sendable {
         return CurlResponseHead(bytes: Array("HTTP/1.1 200 \r\n".utf8) + trailerBytes)?.fields ?? [:]
     }
 
-    /// Called when the handle is configured: connecting counts as silence too, as it does for
-    /// URLSession's `timeoutInterval`.
+    /// Called when the handle is configured. The idle clock itself runs from the transfer's
+    /// creation: waiting for a connection, in the event loop's queue or libcurl's, and
+    /// connecting count as silence too, as they do for URLSession's `timeoutInterval`.
     func startIdleClock() {
         let now = ContinuousClock.now
-        lastActivity = now
         configuredAt = now
         bytesMoved = 0
         hasProgressed = false
@@ -348,6 +365,27 @@ final class CurlTransfer: @unchecked Sendable {
         return count
     }
 
+    /// The request body's bytes for `CURLOPT_POSTFIELDS`, which libcurl reads in place: it
+    /// copies them into its upload buffer without calling back into Swift for every 64 KiB,
+    /// and rewinds on its own when it resends the request. Nil when the body goes through the
+    /// read callback: a streamed upload, an observed one (its observer counts what the callback
+    /// reads), and a body below ``borrowedBodyMinimum``.
+    ///
+    /// The pointer outlives `withUnsafeBytes`, which is sound only for a `Data` that keeps its
+    /// bytes in heap storage, as every `Data` above 14 bytes does; this transfer's plan holds
+    /// it, unmutated, for as long as the handle may read it (the handle clears the option when
+    /// it is detached).
+    func borrowedBody() -> UnsafeMutableRawPointer? {
+        guard uploadReader == nil, plan.bodyObserver == nil, plan.body.count >= Self.borrowedBodyMinimum,
+              case .withBody = plan.shape else { return nil }
+        return plan.body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+    }
+
+    /// libcurl 7.88 sends a `CURLOPT_POSTFIELDS` body below 64 KiB inside the request's head
+    /// and then counts it twice, in `CURLINFO_REQUEST_SIZE` and `CURLINFO_SIZE_UPLOAD`, which
+    /// ``ExchangeMetrics/requestBytes`` adds up; smaller bodies take the read callback.
+    static let borrowedBodyMinimum = 64 << 10
+
     /// Moves the upload back, which libcurl asks for when it resends the request on a fresh
     /// connection after a reused one turned out closed. Only absolute offsets are asked for.
     func seekBody(to offset: Int64, origin: Int32) -> Int32 {
@@ -364,7 +402,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// reader's buffer bounds memory. Once the buffer is full the bytes are refused with
     /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
     ///
-    /// Pieces are gathered into one chunk per ``CurlEasyHandle/receiveBufferSize`` (or per turn
+    /// Pieces are gathered into one chunk per ``CurlBufferSizes/largeReceive`` (or per turn
     /// of the event loop, see ``flushStreamedBody()``): each chunk handed over wakes the reader,
     /// and one socket read on loopback is often a few KiB.
     private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
@@ -373,12 +411,12 @@ final class CurlTransfer: @unchecked Sendable {
         if let pending, pendingCount + bytes.count > pending.capacity {
             if !flush(to: storage) { return 0 }
         }
-        let buffer = pending ?? bodyPool.take(atLeast: max(bytes.count, CurlEasyHandle.receiveBufferSize))
+        let buffer = pending ?? bodyPool.take(atLeast: max(bytes.count, CurlBufferSizes.largeReceive))
         (buffer.pointer + pendingCount).copyMemory(from: base, byteCount: bytes.count)
         pending = buffer
         pendingCount += bytes.count
         streamedBodyBytes += bytes.count
-        if pendingCount >= CurlEasyHandle.receiveBufferSize, !flush(to: storage) { return 0 }
+        if pendingCount >= CurlBufferSizes.largeReceive, !flush(to: storage) { return 0 }
         return bytes.count
     }
 

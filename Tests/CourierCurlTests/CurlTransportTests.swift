@@ -415,6 +415,85 @@ struct CurlTransportTests {
         }
     }
 
+    /// Beyond the per-host limit, requests wait in the engine rather than in libcurl: each one
+    /// libcurl holds is an easy handle, so the handles made show where they waited.
+    @Test func aBurstBeyondThePerHostLimitWaitsWithoutHandles() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 4
+        try await withCurlTransport(configuration) { server, transport in
+            try await withThrowingTaskGroup(of: Data.self) { group in
+                for index in 0..<300 {
+                    group.addTask { try await transport.http(request(server.url("/bytes/\(index)?seed=\(index)"))).0 }
+                }
+                var sizes = Set<Int>()
+                for try await data in group { sizes.insert(data.count) }
+                #expect(sizes == Set(0..<300))
+            }
+            #expect(transport.statistics.liveHandles <= 4)
+            #expect(transport.statistics.waiting == 0)
+            #expect(server.acceptedConnectionCount <= 4)
+        }
+    }
+
+    /// Waiting for a connection is silence: a request queued behind slow ones times out at its
+    /// own idle timeout, counted from when it was sent, not from when a connection freed up.
+    @Test func aRequestWaitingForAConnectionTimesOutWhileItWaits() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        try await withCurlTransport(configuration) { server, transport in
+            let slow = Task { try await transport.http(request(server.url("/delay/3"))) }
+            _ = await pollUntil { transport.statistics.running == 1 }
+            var waiting = request(server.url("/get"))
+            waiting.timeoutInterval = 1
+            let started = ContinuousClock.now
+            let code = await urlErrorCode { _ = try await transport.http(waiting) }
+            #expect(code == .timedOut)
+            #expect(ContinuousClock.now - started < .milliseconds(2_500))
+            let (_, slowResponse) = try await slow.value
+            #expect(slowResponse.statusCode == 200)
+        }
+    }
+
+    /// The time spent waiting still counts once the request runs: 2 s in the queue and 2 s of
+    /// a silent server pass a 3 s idle timeout, though neither does alone.
+    @Test func theWaitCountsTowardsTheIdleTimeoutOnceTheRequestRuns() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        try await withCurlTransport(configuration) { server, transport in
+            let slow = Task { try await transport.http(request(server.url("/delay/2"))) }
+            #expect(await pollUntil { transport.statistics.running == 1 })
+            var queued = request(server.url("/delay/2?queued"))
+            queued.timeoutInterval = 3
+            let code = await urlErrorCode { _ = try await transport.http(queued) }
+            #expect(code == .timedOut)
+            let (_, slowResponse) = try await slow.value
+            #expect(slowResponse.statusCode == 200)
+        }
+    }
+
+    @Test func cancellingAWaitingRequestLeavesTheOthersToRun() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 1
+        try await withCurlTransport(configuration) { server, transport in
+            // Holds the one connection until it is cancelled.
+            let blocking = Task { try await transport.http(request(server.url("/never"))) }
+            #expect(await pollUntil { transport.statistics.running == 1 })
+            let cancelled = Task { try await transport.http(request(server.url("/get?cancelled"))) }
+            let after = Task { try await transport.http(request(server.url("/get?after"))) }
+            #expect(await pollUntil { transport.statistics.waiting == 2 })
+            cancelled.cancel()
+            #expect(await urlErrorCode { _ = try await cancelled.value } == .cancelled)
+            #expect(transport.statistics.running == 1)
+            blocking.cancel()
+            #expect(await urlErrorCode { _ = try await blocking.value } == .cancelled)
+            let (_, afterResponse) = try await after.value
+            #expect(afterResponse.statusCode == 200)
+            #expect(server.lastRequest?.query == "after")
+            #expect(server.requestCount == 2)
+            #expect(await pollUntil { transport.statistics.waiting == 0 && transport.statistics.running == 0 })
+        }
+    }
+
     @Test func transportsCreatedAndDroppedInALoopShutDown() async throws {
         let server = try await TestServer.start()
         for _ in 0..<50 {
@@ -434,9 +513,12 @@ struct CurlTransportHardeningTests {
             let tasks = (0..<500).map { index in
                 Task { try await transport.data(for: request(server.url("/never?i=\(index)"))) }
             }
-            // Every transfer is in libcurl (6 on connections, the rest waiting for one).
-            let started = await pollUntil { transport.statistics.running == 500 }
-            #expect(started, "running: \(transport.statistics.running)")
+            // 6 transfers run on connections, the rest wait in the engine for one of them to end.
+            let started = await pollUntil {
+                let statistics = transport.statistics
+                return statistics.running == 6 && statistics.waiting == 494
+            }
+            #expect(started, "\(transport.statistics)")
             for task in tasks { task.cancel() }
             for task in tasks {
                 #expect(await urlErrorCode { _ = try await task.value } == .cancelled)

@@ -140,6 +140,8 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("curl ÷ C MB/s, 10 MiB × 1", megabytes(curl, "get10mx1") / megabytes(ceiling, "get10mx1"), "≥ 0.90", true),
         ("  streamed ÷ C MB/s, 10 MiB × 1", megabytes("curl, streamed", "get10mx1") / megabytes(ceiling, "get10mx1"), "≥ 0.90", true),
         ("  streamed ÷ C MB/s, 1 MiB × 8", megabytes("curl, streamed", "get1mx8") / megabytes(ceiling, "get1mx8"), "≥ 0.90", true),
+        ("curl ÷ C req/s, POST 64 KiB × 16", rate(curl, "post64kx16") / rate(ceiling, "post64kx16"), "≥ 0.90", true),
+        ("curl ÷ AHC req/s, 2,000 at once", rate(curl, "burst2000") / rate("AsyncHTTPClient", "burst2000"), "≥ 1.20", true),
         ("APIClient.send ÷ C req/s, 64", rate(client, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
         ("APIClient.send ÷ AsyncHTTPClient, 64", rate(client, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.30", true),
         ("data(for:) ÷ C req/s, 64", rate(curl, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.70", true),

@@ -117,6 +117,27 @@ struct CurlTransportHTTP2Tests {
         }
     }
 
+    /// The engine queues requests beyond what libcurl can run for a host; over HTTP/2 that is
+    /// the connections times the streams each carries, so with 2 connections 40 slow requests
+    /// all run at once rather than 2 at a time.
+    @Test func requestsThatShareAConnectionAreNotQueuedBehindTheConnectionLimit() async throws {
+        try await withHTTP2({ $0.maximumConnectionsPerHost = 2 }) { proxy, transport in
+            let requests = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<40 {
+                        group.addTask { try await transport.exchange(request(proxy.tlsURL("/delay/1?i=\(index)"))).1.statusCode }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            let allRunning = await pollUntil { transport.statistics.running == 40 }
+            #expect(allRunning, "\(transport.statistics)")
+            #expect(transport.statistics.waiting == 0)
+            let statuses = try await requests.value
+            #expect(statuses.count == 40 && statuses.allSatisfy { $0 == 200 })
+        }
+    }
+
     /// With at most 4 streams a connection, 16 slow requests at once need 4 connections,
     /// within the per-host limit.
     @Test func theStreamLimitOpensMoreConnectionsWithinThePerHostLimit() async throws {
