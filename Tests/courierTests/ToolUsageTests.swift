@@ -20,7 +20,7 @@ import Testing
         UsageCase(arguments: ["request", "not a url"], line: #"courier: invalid URL "not a url": expected an absolute http:// or https:// URL"#),
         UsageCase(arguments: ["request", "ftp://127.0.0.1/file"], line: #"courier: invalid URL "ftp://127.0.0.1/file": expected an absolute http:// or https:// URL"#),
         UsageCase(arguments: ["request", "--bogus", url], line: "courier: Unknown option '--bogus'"),
-        UsageCase(arguments: ["request"], line: "courier: Missing expected argument '<url>'"),
+        UsageCase(arguments: ["request"], line: "courier: Missing expected argument '<url> ...'"),
         UsageCase(
             arguments: ["request", "--transport", "pigeon", url],
             line: "courier: The value 'pigeon' is invalid for '--transport <transport>'. Please provide one of 'urlsession' and 'curl'."
