@@ -19,7 +19,9 @@ import Testing
             let config = ConfigReader(provider: InMemoryProvider(values: [
                 "courier.transport": .init(.string(transport.rawValue), isSecret: false),
                 "courier.redirects.maximum": 0,
-                "courier.timeouts.total": 10,
+                // Long: FoundationNetworking runs every URLSession of the process on one queue,
+                // so a URLSession task here can start seconds late while other suites run.
+                "courier.timeouts.total": 60,
             ]))
             let networking = try Transport.makeTransport(config: config.scoped(to: "courier")).networking
             let (_, response) = try await networking(URLRequest(url: server.url("/redirect/1")))
