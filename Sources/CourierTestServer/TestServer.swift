@@ -151,8 +151,14 @@ public final class TestServer: Sendable {
         return TestServer(host: path, port: 0, baseURL: baseURL, listener: listener, state: state)
     }
 
+    /// The loops every test server's connections run on: more than NIO's singleton, which has
+    /// one per core, so that a route generating a large body (a compression bomb, megabytes of
+    /// deterministic bytes) on its loop holds up few of the other connections of a test process
+    /// that runs hundreds of servers at once. Never shut down, as the singleton is not.
+    private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 8)
+
     private static func bootstrap(_ state: ServerState) -> ServerBootstrap {
-        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        ServerBootstrap(group: Self.eventLoops)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard state.connectionAccepted(channel) else { return channel.close() }
