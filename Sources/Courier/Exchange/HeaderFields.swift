@@ -220,20 +220,11 @@ struct FoundationResponse: @unchecked Sendable {
 /// Header names compared as RFC 9110 §5.1 says: without regard to case.
 enum HeaderName {
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let l?, let r?):
-                if l == r { continue }
-                if lowercased(l) != lowercased(r) { return false }
-            default: return false
-            }
-        }
+        equal(bytes: lhs.utf8, rhs)
     }
 
-    static func equal(bytes: ArraySlice<UInt8>, _ name: String) -> Bool {
+    /// `bytes` against `name`, so a name in a head block is compared without decoding it.
+    static func equal(bytes: some Sequence<UInt8>, _ name: String) -> Bool {
         var left = bytes.makeIterator()
         var right = name.utf8.makeIterator()
         while true {
