@@ -3,6 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Courier
+import Synchronization
 
 /// One thread that owns one multi handle and is the only caller of `curl_multi_*` and of
 /// anything on an easy handle.
@@ -71,6 +72,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     private let multi: Curl.MultiPointer
     private let inbox = Locked(Inbox())
+    /// Senders that decided under the inbox's lock to wake the thread and are calling
+    /// `curl_multi_wakeup` outside it; the thread waits for them before cleaning up the multi
+    /// handle (see ``wake()``).
+    private let wakeupsInFlight = Atomic<Int>(0)
     /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
     /// thread's name can change (libdispatch renames threads it runs jobs on).
     private let loopThread = Locked<ObjectIdentifier?>(nil)
@@ -174,12 +179,13 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Fails every running transfer with ``CurlError/transportShutDown`` and ends the thread.
     /// Returns at once; see ``awaitTermination()``.
     func shutDown() {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return }
-            let mustWake = inbox.append(.shutDown)
+        let mustWake = inbox.withLock { inbox in
+            guard !inbox.isClosed else { return false }
+            let mustWake = acceptWakingIfNeeded(inbox.append(.shutDown))
             inbox.isClosed = true
-            if mustWake { Curl.wakeup(multi) }
+            return mustWake
         }
+        if mustWake { wake() }
     }
 
     /// Returns once the thread has released every handle and the multi handle.
@@ -211,14 +217,29 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The wake-up is sent under the lock, so it can never reach a multi handle the curl thread
-    /// has already cleaned up.
     private func enqueue(_ command: Command) -> Bool {
-        inbox.withLock { inbox in
-            guard !inbox.isClosed else { return false }
-            if inbox.append(command) { Curl.wakeup(multi) }
-            return true
+        let (accepted, mustWake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.isClosed else { return (false, false) }
+            return (true, acceptWakingIfNeeded(inbox.append(command)))
         }
+        if mustWake { wake() }
+        return accepted
+    }
+
+    /// Under the inbox's lock, once a command was appended: when the thread must be woken,
+    /// counts the wake-up as in flight, so the thread cannot clean up the multi handle before
+    /// it was sent.
+    private func acceptWakingIfNeeded(_ mustWake: Bool) -> Bool {
+        if mustWake { _ = wakeupsInFlight.add(1, ordering: .relaxed) }
+        return mustWake
+    }
+
+    /// Sent after the inbox's lock is released: the woken thread takes that lock at once, and
+    /// when the sender held it through `curl_multi_wakeup`, perf caught the thread asleep on it
+    /// right after its wake-up, a second sleep and wake-up for one command.
+    private func wake() {
+        Curl.wakeup(multi)
+        _ = wakeupsInFlight.subtract(1, ordering: .releasing)
     }
 
     // MARK: - Curl thread
@@ -503,6 +524,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             defer { inbox.commands = [] }
             return inbox.commands
         }
+        // Wake-ups decided before the inbox closed may still be on their way into the multi handle.
+        while wakeupsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         Curl.multiCleanup(multi)
         for command in leftovers {
             switch command {
