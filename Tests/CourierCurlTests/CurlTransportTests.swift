@@ -510,6 +510,37 @@ struct CurlTransportTests {
         }
         try await server.shutdown()
     }
+
+    /// Submitters wake the curl thread after releasing the inbox's lock, so a shutdown can
+    /// close the inbox while a wake-up is still on its way: the thread must not clean up the
+    /// multi handle under it, and every request must end, answered or refused.
+    @Test func submissionsRacingAShutdownAllEnd() async throws {
+        let server = try await TestServer.start()
+        for round in 0..<20 {
+            let transport = try CurlTransport()
+            let senders = (0..<8).map { _ in
+                Task { () -> (any Error)? in
+                    while true {
+                        do {
+                            _ = try await transport.data(for: request(server.url("/get")))
+                        } catch let error as CurlError where error == .transportShutDown {
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(round % 5))
+            await transport.shutdown()
+            for sender in senders {
+                let unexpected = await sender.value
+                #expect(unexpected == nil, "\(unexpected.map { "\($0)" } ?? "")")
+            }
+            #expect(transport.statistics.isTerminated)
+        }
+        try await server.shutdown()
+    }
 }
 
 @Suite("CurlTransport under load and cancellation")
