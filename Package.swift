@@ -58,7 +58,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl"]),
+        .systemLibrary(name: "CEpoll", path: "Modules/CEpoll"),
+        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl", "CEpoll"]),
         .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
         .target(
             name: "CourierConfiguration",

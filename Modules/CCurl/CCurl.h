@@ -147,6 +147,35 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
     return curl_multi_setopt(multi, option, value);
 }
 
+// MARK: - The multi_socket interface
+//
+// libcurl tells the program which sockets to watch and when to call it next; the program waits
+// for them (epoll) and calls curl_multi_socket_action for what became ready.
+
+static const curl_socket_t ccurl_socket_timeout = CURL_SOCKET_TIMEOUT;
+static const int ccurl_poll_in = CURL_POLL_IN;
+static const int ccurl_poll_out = CURL_POLL_OUT;
+static const int ccurl_poll_inout = CURL_POLL_INOUT;
+static const int ccurl_poll_remove = CURL_POLL_REMOVE;
+static const int ccurl_cselect_in = CURL_CSELECT_IN;
+static const int ccurl_cselect_out = CURL_CSELECT_OUT;
+
+/// CURLMOPT_SOCKETFUNCTION.
+static inline CURLMcode ccurl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+
+/// CURLMOPT_TIMERFUNCTION.
+static inline CURLMcode ccurl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+
+/// For options whose argument is a pointer libcurl hands back to a callback without using it
+/// (CURLMOPT_SOCKETDATA, CURLMOPT_TIMERDATA): the caller owns its lifetime.
+static inline CURLMcode ccurl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
 // MARK: - curl_easy_getinfo, one wrapper per result type
 
 static inline CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {

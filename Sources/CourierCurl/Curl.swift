@@ -526,6 +526,49 @@ package enum Curl {
         _ = curl_multi_wakeup(multi)
     }
 
+    // MARK: - Multi, event-driven
+
+    /// libcurl's request about one socket (`CURLMOPT_SOCKETFUNCTION`): its `what` argument.
+    enum SocketInterest: Equatable, Sendable {
+        case none, read, write, readWrite, remove
+
+        init(what: Int32) {
+            switch what {
+            case ccurl_poll_in: self = .read
+            case ccurl_poll_out: self = .write
+            case ccurl_poll_inout: self = .readWrite
+            case ccurl_poll_remove: self = .remove
+            default: self = .none
+            }
+        }
+    }
+
+    typealias SocketCallback = @convention(c) (
+        _ easy: EasyPointer?, _ socket: curl_socket_t, _ what: Int32, _ context: UnsafeMutableRawPointer?,
+        _ socketContext: UnsafeMutableRawPointer?
+    ) -> Int32
+    typealias TimerCallback = @convention(c) (
+        _ multi: MultiPointer?, _ timeoutMilliseconds: Int, _ context: UnsafeMutableRawPointer?
+    ) -> Int32
+
+    /// Has libcurl report, to the two callbacks with `context`, which sockets to watch and when
+    /// it must next be called, instead of waiting for them itself in `curl_multi_poll`.
+    static func setSocketCallbacks(
+        _ multi: MultiPointer, socket: SocketCallback, timer: TimerCallback, context: UnsafeMutableRawPointer
+    ) throws(CurlError) {
+        try checkMulti(ccurl_multi_setopt_socket_callback(multi, socket), "CURLMOPT_SOCKETFUNCTION")
+        try checkMulti(ccurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context), "CURLMOPT_SOCKETDATA")
+        try checkMulti(ccurl_multi_setopt_timer_callback(multi, timer), "CURLMOPT_TIMERFUNCTION")
+        try checkMulti(ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context), "CURLMOPT_TIMERDATA")
+    }
+
+    /// Lets libcurl act on `socket` becoming readable or writable, or, for `nil`, on its timers.
+    static func socketAction(_ multi: MultiPointer, socket: Int32?, readable: Bool = false, writable: Bool = false) throws(CurlError) {
+        var running: Int32 = 0
+        let mask = (readable ? ccurl_cselect_in : 0) | (writable ? ccurl_cselect_out : 0)
+        try checkMulti(curl_multi_socket_action(multi, socket ?? ccurl_socket_timeout, mask, &running), "curl_multi_socket_action")
+    }
+
     /// The next finished transfer, or nil when none is left.
     static func nextFinished(_ multi: MultiPointer) -> (easy: EasyPointer, code: Int)? {
         while true {

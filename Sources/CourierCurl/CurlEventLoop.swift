@@ -8,17 +8,19 @@ import Synchronization
 /// One thread that owns one multi handle and is the only caller of `curl_multi_*` and of
 /// anything on an easy handle.
 ///
-/// Other threads talk to it through a locked inbox of commands and `curl_multi_wakeup`, called
-/// only when the inbox goes from empty to non-empty while the thread sleeps or is about to (one
-/// wake-up per batch, none while it is busy: it looks at the inbox again before it polls).
-/// Between batches the thread sleeps in `curl_multi_poll`, so an idle transport costs no CPU. It resumes
+/// Other threads talk to it through a locked inbox of commands and a wake-up
+/// (``CurlSocketEvents/wake()``), sent only when the inbox goes from empty to non-empty while
+/// the thread sleeps or is about to (one wake-up per batch, none while it is busy: it looks at
+/// the inbox again before it waits). Between batches the thread sleeps until a socket of its
+/// transfers is ready or libcurl's timer is due (``CurlSocketEvents``, libcurl's event-driven
+/// interface over epoll), so an idle transport costs no CPU. It resumes
 /// continuations and does nothing else for the awaiting tasks: responses are parsed and built
 /// on those tasks. Right after resuming with nothing left running it stays awake for a few
 /// microseconds (``CurlIdleWait``), so that a task sending requests one after another finds it
 /// awake and submits its next one without a wake-up.
 ///
 /// It is also a `TaskExecutor`: a task that prefers it (see ``CurlTransport/executor``) runs
-/// between `curl_multi_poll` calls on this thread, so the continuation of its request resumes
+/// between two waits of this thread, so the continuation of its request resumes
 /// where the transfer finished and its next request is submitted without a wake-up.
 final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Counts published after every loop iteration, for tests and diagnostics.
@@ -54,7 +56,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         var commands: [Command] = []
         /// No command is accepted any more.
         var isClosed = false
-        /// The multi handle was cleaned up: `curl_multi_wakeup` must not be called.
+        /// The multi handle was cleaned up: no wake-up may be sent.
         var multiIsGone = false
         /// The thread is between taking a batch and deciding to poll: it will look at the inbox
         /// again, so a command needs no wake-up. Cleared under the lock right before it polls.
@@ -73,14 +75,16 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     private let multi: Curl.MultiPointer
+    /// How the thread waits for its transfers' sockets and is woken (``CurlSocketEvents``).
+    private let socketEvents: CurlSocketEvents
     private let inbox = Locked(Inbox())
     /// Set under the inbox's lock whenever a command is appended, cleared when the thread takes
     /// the batch: the thread watches it after resuming tasks (see ``CurlIdleWait``) without
     /// taking the lock in a loop, which would put a submitting task to sleep on it.
     private let commandsArrived = Atomic<Bool>(false)
     /// Senders that decided under the inbox's lock to wake the thread and are calling
-    /// `curl_multi_wakeup` outside it; the thread waits for them before cleaning up the multi
-    /// handle (see ``wake()``).
+    /// the wake-up outside it; the thread waits for them before cleaning up the multi handle and
+    /// closing what wakes it (see ``wake()``).
     private let wakeupsInFlight = Atomic<Int>(0)
     /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
     /// thread's name can change (libdispatch renames threads it runs jobs on).
@@ -106,7 +110,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Transfers ended in this iteration, resumed only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
     private var endedTransfers: [(CurlTransfer, CurlTransfer.State.Action)] = []
-    /// Counts `curl_multi_perform` calls, so that a transfer ending can tell whether libcurl ran
+    /// Counts the turns libcurl was driven, so that a transfer ending can tell whether libcurl ran
     /// it at all (see ``recordMetrics(of:handle:finished:)``).
     private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
@@ -123,6 +127,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         recordsMetrics = configuration.recordsMetrics
         let multi = try Curl.multiInit()
         do {
+            socketEvents = try CurlSocketEvents(multi: multi)
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
             // libcurl's default cache size is 4 × the easy handles currently added, so it shrinks
             // whenever the load dips, closes idle connections, and the next burst opens new ones:
@@ -244,16 +249,16 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Sent after the inbox's lock is released: the woken thread takes that lock at once, and
-    /// when the sender held it through `curl_multi_wakeup`, perf caught the thread asleep on it
+    /// when the sender held it through the wake-up, perf caught the thread asleep on it
     /// right after its wake-up, a second sleep and wake-up for one command.
     private func wake() {
-        Curl.wakeup(multi)
+        socketEvents.wake()
         _ = wakeupsInFlight.subtract(1, ordering: .releasing)
     }
 
     // MARK: - Curl thread
 
-    /// Batches of commands taken between two `curl_multi_perform` calls.
+    /// Batches of commands taken between two turns of libcurl.
     private static let commandRoundsPerIteration = 8
 
     private func run() {
@@ -280,7 +285,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
             do {
-                try Curl.perform(multi)
+                try socketEvents.drive()
                 turn &+= 1
                 for transfer in streaming.values { transfer.flushStreamedBody() }
                 while let (easy, code) = Curl.nextFinished(multi) {
@@ -292,7 +297,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 publishStatistics()
                 resumeEndedTransfers()
                 watchInboxIfWorthIt(afterResuming: resumed)
-                // libcurl shortens the wait to its own next timeout. While transfers are in
+                // The wait ends at libcurl's own next timeout. While transfers are in
                 // flight the cap is short: twice in benchmarks a burst queued behind the
                 // per-host connection limit sat idle for exactly the old 10 s cap (0.2 s of
                 // CPU in 10 s), which points at a pending transfer libcurl 7.88 did not
@@ -306,7 +311,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                     return true
                 }
                 if mayPoll {
-                    try Curl.poll(multi, timeoutMilliseconds: cap)
+                    try socketEvents.wait(capMilliseconds: cap)
                 }
             } catch {
                 failure = error
@@ -393,6 +398,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             try taken.prepare(for: transfer)
             transfer.uploadReader?.start()
             try Curl.add(taken.pointer, to: multi)
+            socketEvents.runTimersNext()
             transfer.startTurn = turn
             running[transfer.id] = transfer
             runningPerGroup[transfer.connectionGroup, default: 0] += 1
@@ -486,6 +492,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         if let repause = action.repause {
             transfer.restartIdleClock()
             Curl.pause(repause.handle.pointer, receive: repause.receive, send: repause.send)
+            socketEvents.runTimersNext()
         }
         if let violation = action.violation {
             violations += 1
@@ -516,7 +523,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Reads what libcurl measured of the transfer, whichever way it ended (completed, failed,
-    /// cancelled, timed out), once. Only if libcurl ran it: `curl_multi_perform` resets a
+    /// cancelled, timed out), once. Only if libcurl ran it: libcurl resets a
     /// handle's measurements when it starts a transfer, so before that they are the previous
     /// transfer's.
     ///
@@ -556,6 +563,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         // Wake-ups decided before the inbox closed may still be on their way into the multi handle.
         while wakeupsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         Curl.multiCleanup(multi)
+        socketEvents.close()
         for command in leftovers {
             switch command {
             case .submit(let transfer):

@@ -1,10 +1,10 @@
 /// Whether the curl thread, having just resumed the tasks whose transfers ended and with no
-/// transfer left running, watches its inbox for a short while before it sleeps in
-/// `curl_multi_poll`.
+/// transfer left running, watches its inbox for a short while before it sleeps waiting
+/// for its sockets.
 ///
 /// A task that sends requests one after another submits its next one a few microseconds after
 /// it is resumed. If the curl thread is asleep by then, that submission costs a
-/// `curl_multi_wakeup` (a write to a socketpair) and a wake-up of the thread, tens of
+/// wake-up (a write to an eventfd) and the thread's return from its wait, tens of
 /// microseconds on a loaded machine; if the thread is still awake, the command is simply taken.
 /// The watch is bounded by ``window`` and starts only right after resuming with nothing running,
 /// so an idle transport still sleeps and costs no CPU, and a transport with transfers in flight
@@ -15,7 +15,7 @@
 struct CurlIdleWait: Sendable {
     /// What the curl thread does once it has resumed the tasks of this turn.
     enum Decision: Equatable, Sendable {
-        /// Sleep in `curl_multi_poll` as usual.
+        /// Sleep until a socket or libcurl's timer needs the thread, as usual.
         case sleep
         /// Look at the inbox until a command comes or the deadline passes, then sleep if none did.
         case watchInbox(until: ContinuousClock.Instant)

@@ -25,7 +25,7 @@ enum CurlTransferOutcome: Sendable {
 ///
 /// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
 /// thread; everything else is touched by the curl thread only (callbacks run there, inside
-/// `curl_multi_perform`). The event loop holds a strong reference for as long as an easy handle
+/// the calls that drive libcurl). The event loop holds a strong reference for as long as an easy handle
 /// points at it (it is the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it
 /// only after the handle was removed from the multi handle.
 final class CurlTransfer: @unchecked Sendable {
@@ -228,7 +228,7 @@ final class CurlTransfer: @unchecked Sendable {
         pooledBody = buffer
     }
 
-    // MARK: Callbacks (curl thread, inside curl_multi_perform)
+    // MARK: Callbacks (curl thread, inside the calls that drive libcurl)
 
     /// Copies one header line. Only bytes are copied here; parsing waits for the awaiting task.
     /// A status line starts a new block, so interim responses (100 Continue) are dropped. When

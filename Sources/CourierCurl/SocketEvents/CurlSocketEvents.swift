@@ -1,0 +1,133 @@
+#if os(Linux)
+/// How the curl thread waits for the sockets of its transfers and drives libcurl: libcurl's
+/// event-driven interface (`curl_multi_socket_action`) over an epoll set, which also holds what
+/// wakes the thread.
+///
+/// `curl_multi_poll` builds a `pollfd` for every socket on every wake-up and
+/// `curl_multi_perform` visits every transfer, so each transfer that is open but silent (a long
+/// poll, an event stream, a body paused for a slow reader) costs every request on the transport
+/// a little; here libcurl is called only for the sockets that are ready and for its timers.
+///
+/// Everything but ``wake()`` is for the curl thread only, which is also the only thread libcurl
+/// calls the two callbacks on (from inside the `curl_multi_*` calls it makes).
+final class CurlSocketEvents: @unchecked Sendable {
+    private let multi: Curl.MultiPointer
+    private let epoll: Epoll
+    private var registry = CurlSocketRegistry()
+    private var timer = CurlTimer()
+    /// libcurl must be called for its timers at the next ``drive()``, whatever the timer says.
+    private var runsTimersNext = true
+    private var readyCount = 0
+    private var isClosed = false
+
+    init(multi: Curl.MultiPointer) throws(CurlError) {
+        self.multi = multi
+        epoll = try Epoll(capacity: 256)
+        try Curl.setSocketCallbacks(
+            multi, socket: socketCallback, timer: timerCallback, context: Unmanaged.passUnretained(self).toOpaque()
+        )
+    }
+
+    /// Wakes the thread from ``wait(capMilliseconds:)``. Any thread; never after ``close()``.
+    func wake() {
+        epoll.wake()
+    }
+
+    /// Has libcurl run its timers at the next ``drive()``: a handle added or unpaused needs a
+    /// turn, which libcurl asks for with a 0 ms timer that this makes sure of.
+    func runTimersNext() {
+        runsTimersNext = true
+    }
+
+    /// Lets libcurl act on the sockets the last wait found ready, then on its timers when due.
+    func drive() throws(CurlError) {
+        for index in 0..<readyCount {
+            guard let event = epoll.event(at: index) else { continue }
+            // An error or a hang-up is handed over as readiness in the directions libcurl waits
+            // for: it then reads or writes and learns the cause (a reset, say) from the socket,
+            // as it does after `poll`.
+            let interest = registry.interest(of: event.descriptor)
+            let readable = event.readable || (event.failed && interest?.readable ?? true)
+            let writable = event.writable || (event.failed && interest?.writable ?? false)
+            try Curl.socketAction(multi, socket: event.descriptor, readable: readable, writable: writable)
+        }
+        readyCount = 0
+        let due = timer.isDue(at: .now)
+        // Cleared before the call: libcurl may set the next timer from inside it.
+        if due { timer.clear() }
+        if due || runsTimersNext {
+            runsTimersNext = false
+            try Curl.socketAction(multi, socket: nil)
+        }
+    }
+
+    /// Sleeps until a watched socket is ready, libcurl's timer is due, `cap` milliseconds have
+    /// passed, or ``wake()``. After a wait that ran to the cap, libcurl's timers are run anyway:
+    /// libcurl 7.88 can leave a transfer waiting for a connection without a timer.
+    func wait(capMilliseconds cap: Int32) throws(CurlError) {
+        let timeout = runsTimersNext ? 0 : timer.waitMilliseconds(at: .now, cap: cap)
+        readyCount = try epoll.wait(timeoutMilliseconds: timeout)
+        if readyCount == 0, timeout == cap { runsTimersNext = true }
+    }
+
+    /// Closes the wait set, once libcurl is cleaned up (which reports its last sockets removed)
+    /// and no thread can wake this one any more.
+    func close() {
+        isClosed = true
+        registry.removeAll()
+        epoll.close()
+    }
+
+    // MARK: - libcurl's callbacks
+
+    /// False when epoll refused the change: libcurl then fails the call that reported it, rather
+    /// than wait for a socket nobody watches.
+    fileprivate func socket(_ socket: Int32, changedTo request: Curl.SocketInterest) -> Bool {
+        guard !isClosed else { return true }
+        switch registry.update(socket: socket, to: request) {
+        case .none:
+            return true
+        case .add(let interest):
+            return epoll.watch(socket, readable: interest.readable, writable: interest.writable, isNew: true)
+        case .modify(let interest):
+            return epoll.watch(socket, readable: interest.readable, writable: interest.writable, isNew: false)
+        case .remove:
+            epoll.unwatch(socket)
+            return true
+        }
+    }
+
+    fileprivate func timerChanged(milliseconds: Int) {
+        timer.set(milliseconds: milliseconds, now: .now)
+    }
+}
+
+private let socketCallback: Curl.SocketCallback = { _, socket, what, context, _ in
+    guard let context else { return 0 }
+    let events = Unmanaged<CurlSocketEvents>.fromOpaque(context).takeUnretainedValue()
+    return events.socket(socket, changedTo: Curl.SocketInterest(what: what)) ? 0 : -1
+}
+
+private let timerCallback: Curl.TimerCallback = { _, milliseconds, context in
+    guard let context else { return 0 }
+    Unmanaged<CurlSocketEvents>.fromOpaque(context).takeUnretainedValue().timerChanged(milliseconds: milliseconds)
+    return 0
+}
+
+#else
+/// How the curl thread waits for the sockets of its transfers and drives libcurl where there is
+/// no epoll: `curl_multi_perform` and `curl_multi_poll`, woken by `curl_multi_wakeup`.
+final class CurlSocketEvents: @unchecked Sendable {
+    private let multi: Curl.MultiPointer
+
+    init(multi: Curl.MultiPointer) throws(CurlError) {
+        self.multi = multi
+    }
+
+    func wake() { Curl.wakeup(multi) }
+    func runTimersNext() {}
+    func drive() throws(CurlError) { try Curl.perform(multi) }
+    func wait(capMilliseconds cap: Int32) throws(CurlError) { try Curl.poll(multi, timeoutMilliseconds: cap) }
+    func close() {}
+}
+#endif
