@@ -456,22 +456,24 @@ struct CurlTransportTests {
         }
     }
 
-    /// The time spent waiting still counts once the request runs: 3 s in the queue and 3 s of
-    /// a silent server pass a 3.5 s idle timeout, though neither does alone. The margin is wide
-    /// because the engine checks the idle clock when libcurl calls back, not continuously, and
-    /// a loaded machine calls back late.
+    /// The time spent waiting still counts once the request runs: 2 s in the queue and then a
+    /// silent server pass a 3.5 s idle timeout, though the wait alone does not. The request
+    /// holding the connection lasts until the test cancels it, so a test task that is scheduled
+    /// late (a loaded machine, a sanitizer) cannot miss the moment it runs.
     @Test func theWaitCountsTowardsTheIdleTimeoutOnceTheRequestRuns() async throws {
         var configuration = CurlTransport.Configuration()
         configuration.maximumConnectionsPerHost = 1
         try await withCurlTransport(configuration) { server, transport in
-            let slow = Task { try await transport.http(request(server.url("/delay/3"))) }
+            let holding = Task { try await transport.http(request(server.url("/delay/30"))) }
             #expect(await pollUntil { transport.statistics.running == 1 })
             var queued = request(server.url("/delay/3?queued"))
             queued.timeoutInterval = 3.5
-            let code = await urlErrorCode { _ = try await transport.http(queued) }
-            #expect(code == .timedOut)
-            let (_, slowResponse) = try await slow.value
-            #expect(slowResponse.statusCode == 200)
+            let waiting = Task { await urlErrorCode { _ = try await transport.http(queued) } }
+            #expect(await pollUntil { transport.statistics.waiting == 1 })
+            try await Task.sleep(for: .seconds(2))
+            holding.cancel()
+            #expect(await waiting.value == .timedOut)
+            #expect(await urlErrorCode { _ = try await holding.value } == .cancelled)
         }
     }
 
