@@ -11,6 +11,9 @@ struct Workload: Sendable {
     /// Body bytes every response must have: a client cannot look fast by failing.
     var expectedBytes: Int
     var postBytes: Int = 0
+    /// Connections to the host every client may open (libcurl's, the curl engine's and
+    /// AsyncHTTPClient's per-host limit); requests beyond them wait in the client.
+    var connections: Int = 64
 
     static let all: [Workload] = [
         Workload(name: "get13x1", title: "GET 13 B, 1 in flight", path: "/small", width: 1, total: nil, expectedBytes: 13),
@@ -32,6 +35,21 @@ struct Workload: Sendable {
     ]
 
     static func named(_ name: String) -> Workload? {
-        all.first { $0.name == name }
+        all.first { $0.name == name } ?? scaling(name)
+    }
+
+    static let scalingPrefix = "scale-"
+
+    /// `scale-WIDTHxCONNECTIONS`: 13-byte GETs, WIDTH in flight over at most CONNECTIONS
+    /// connections, for the table of what a request costs as the work grows (`run --scale`).
+    static func scaling(_ name: String) -> Workload? {
+        guard name.hasPrefix(scalingPrefix) else { return nil }
+        let numbers = name.dropFirst(scalingPrefix.count).split(separator: "x", omittingEmptySubsequences: false)
+        guard numbers.count == 2, let width = Int(numbers[0]), let connections = Int(numbers[1]), width > 0, connections > 0
+        else { return nil }
+        return Workload(
+            name: name, title: "\(width) in flight, \(connections) conns", path: "/small", width: width, total: nil,
+            expectedBytes: 13, connections: connections
+        )
     }
 }
