@@ -4,8 +4,9 @@
 //   multi-get [--queue] BASE-URL WORKLOAD [SECONDS]
 //
 // WORKLOAD is one of the Swift benchmark's (get13x1, get13x64, get1mx8, get10mx1, post64kx16,
-// burst2000, allocs, once, or scale-WIDTHxCONNECTIONS: 13-byte GETs, WIDTH in flight on at most
-// CONNECTIONS connections); it prints the same one-line JSON record, so Benchmarks/run treats it
+// burst2000, allocs, once, or scale-WIDTHxCONNECTIONS[-idleN]: 13-byte GETs, WIDTH in flight on at
+// most CONNECTIONS connections, beside N requests to /slow that nginx holds unanswered, open for the
+// whole run and not counted); it prints the same one-line JSON record, so Benchmarks/run treats it
 // as one more client. Built by Benchmarks/run with `cc -O2 ... -lcurl`. With --queue, transfers
 // beyond the connection limit wait in the program rather than in libcurl's pending list, as they
 // do in Courier's curl engine: libcurl 7.88 walks its whole pending list in every
@@ -35,6 +36,7 @@ typedef struct {
     size_t expected;    // body bytes each response must have
     size_t post_bytes;  // > 0: POST this many bytes
     long connections;   // to the host, at most
+    int idle;           // transfers to /slow held open beside the workload's, not counted
 } Workload;
 
 // Each completed request's latency (added to the multi handle -> body complete), in seconds.
@@ -139,19 +141,21 @@ static long resident_kib(void) {
 
 static int find_workload(const char *name, Workload *out) {
     static const struct { const char *name; Workload workload; } table[] = {
-        {"get13x1", {"/small", 1, 0, 13, 0, 64}},
-        {"get13x64", {"/small", 64, 0, 13, 0, 64}},
-        {"get1mx8", {"/1m", 8, 0, 1 << 20, 0, 64}},
-        {"get10mx1", {"/10m", 1, 0, 10 << 20, 0, 64}},
-        {"post64kx16", {"/post", 16, 0, 2, 64 << 10, 64}},
-        {"burst2000", {"/small", 2000, 2000, 13, 0, 64}},
-        {"allocs", {"/small", 1, 2000, 13, 0, 64}},
-        {"once", {"/small", 1, 1, 13, 0, 64}},
+        {"get13x1", {"/small", 1, 0, 13, 0, 64, 0}},
+        {"get13x64", {"/small", 64, 0, 13, 0, 64, 0}},
+        {"get1mx8", {"/1m", 8, 0, 1 << 20, 0, 64, 0}},
+        {"get10mx1", {"/10m", 1, 0, 10 << 20, 0, 64, 0}},
+        {"post64kx16", {"/post", 16, 0, 2, 64 << 10, 64, 0}},
+        {"burst2000", {"/small", 2000, 2000, 13, 0, 64, 0}},
+        {"allocs", {"/small", 1, 2000, 13, 0, 64, 0}},
+        {"once", {"/small", 1, 1, 13, 0, 64, 0}},
     };
-    int width, connections;
+    int width, connections, idle = 0;
     char end;
-    if (sscanf(name, "scale-%dx%d%c", &width, &connections, &end) == 2 && width > 0 && connections > 0) {
-        *out = (Workload){"/small", width, 0, 13, 0, connections};
+    if ((sscanf(name, "scale-%dx%d%c", &width, &connections, &end) == 2 ||
+         sscanf(name, "scale-%dx%d-idle%d%c", &width, &connections, &idle, &end) == 3) &&
+        width > 0 && connections > 0 && idle >= 0) {
+        *out = (Workload){"/small", width, 0, 13, 0, connections, idle};
         return 1;
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -219,6 +223,21 @@ int main(int argc, char **argv) {
         if (no_expect) curl_easy_setopt(slots[i].easy, CURLOPT_HTTPHEADER, no_expect);
     }
 
+    // Transfers nginx holds unanswered (its /slow location), open before the warm-up and until the
+    // end: what an open but silent transfer costs the others. CURLOPT_PRIVATE NULL marks them.
+    char slow_url[512];
+    snprintf(slow_url, sizeof slow_url, "%s/slow", argv[1]);
+    Slot sink = {0};  // where an idle transfer's body goes, if nginx ever answers one
+    CURL **idle = calloc((size_t)workload.idle + 1, sizeof(CURL *));
+    if (idle == NULL) return 1;
+    for (int i = 0; i < workload.idle; i++) {
+        idle[i] = curl_easy_init();
+        curl_easy_setopt(idle[i], CURLOPT_URL, slow_url);
+        curl_easy_setopt(idle[i], CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(idle[i], CURLOPT_WRITEDATA, &sink);
+        curl_multi_add_handle(multi, idle[i]);
+    }
+
     // Idle: handles made, nothing sent (the warm-up already downloads the workload's bodies).
     long idle_rss = resident_kib();
 
@@ -226,20 +245,21 @@ int main(int argc, char **argv) {
     int warm = workload.width < workload.connections ? workload.width : (int)workload.connections;
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < warm; i++) curl_multi_add_handle(multi, slots[i].easy);
-        int running = 1;
-        while (running) {
+        int running = 1, done = 0;
+        while (done < warm) {
             curl_multi_perform(multi, &running);
-            if (running) curl_multi_poll(multi, NULL, 0, 100, NULL);
-        }
-        CURLMsg *message;
-        int left;
-        while ((message = curl_multi_info_read(multi, &left)) != NULL) {
-            if (message->msg == CURLMSG_DONE) {
-                Slot *slot;
+            CURLMsg *message;
+            int left;
+            while ((message = curl_multi_info_read(multi, &left)) != NULL) {
+                if (message->msg != CURLMSG_DONE) continue;
+                Slot *slot = NULL;
                 curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
-                slot->length = 0;
                 curl_multi_remove_handle(multi, message->easy_handle);
+                if (slot == NULL) continue;  // an idle transfer nginx let through
+                slot->length = 0;
+                done++;
             }
+            if (done < warm) curl_multi_poll(multi, NULL, 0, 100, NULL);
         }
     }
 
@@ -265,9 +285,13 @@ int main(int argc, char **argv) {
         int left;
         while ((message = curl_multi_info_read(multi, &left)) != NULL) {
             if (message->msg != CURLMSG_DONE) continue;
-            Slot *slot;
+            Slot *slot = NULL;
             long status = 0;
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
+            if (slot == NULL) {
+                curl_multi_remove_handle(multi, message->easy_handle);
+                continue;
+            }
             curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             if (message->data.result != CURLE_OK || status != 200 || slot->length != workload.expected) failed++;
             double now = now_seconds();
@@ -301,6 +325,12 @@ int main(int argc, char **argv) {
            workload.connections, percentile_ms(&latencies, 0.50), percentile_ms(&latencies, 0.99));
     free(latencies.values);
     free(queue.slots);
+    for (int i = 0; i < workload.idle; i++) {
+        curl_multi_remove_handle(multi, idle[i]);
+        curl_easy_cleanup(idle[i]);
+    }
+    free(idle);
+    free(sink.body);
 
     for (int i = 0; i < workload.width; i++) {
         curl_easy_cleanup(slots[i].easy);

@@ -2,10 +2,11 @@
 // multi-get.c, which sleeps in curl_multi_poll. Only for the scaling table (`run --scale`): what
 // the event-driven interface buys over curl_multi_poll as the connections and transfers grow.
 //
-//   multi-socket [--queue] BASE-URL scale-WIDTHxCONNECTIONS [SECONDS]
+//   multi-socket [--queue] BASE-URL scale-WIDTHxCONNECTIONS[-idleN] [SECONDS]
 //
 // 13-byte GETs, WIDTH in flight on at most CONNECTIONS connections (the rest wait in libcurl's
-// pending list, or with --queue in the program, as in multi-get.c); prints the same one-line JSON record as multi-get.c. libcurl tells the program
+// pending list, or with --queue in the program, as in multi-get.c), beside N requests to /slow
+// that nginx holds unanswered (open for the whole run, not counted); prints the same one-line JSON record as multi-get.c. libcurl tells the program
 // which sockets to watch (CURLMOPT_SOCKETFUNCTION) and when its next timeout is
 // (CURLMOPT_TIMERFUNCTION); the program waits in epoll_wait and hands libcurl only the sockets
 // that are ready, so a wake-up costs what is ready rather than what is open.
@@ -139,9 +140,13 @@ static void collect(Loop *loop) {
     int left;
     while ((message = curl_multi_info_read(loop->multi, &left)) != NULL) {
         if (message->msg != CURLMSG_DONE) continue;
-        Slot *slot;
+        Slot *slot = NULL;
         long status = 0;
         curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
+        if (slot == NULL) {  // an idle transfer nginx let through
+            curl_multi_remove_handle(loop->multi, message->easy_handle);
+            continue;
+        }
         curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
         if (message->data.result != CURLE_OK || status != 200 || slot->length != 13) loop->failed++;
         double now = now_seconds();
@@ -203,11 +208,13 @@ int main(int argc, char **argv) {
         argv++;
         argc--;
     }
-    int width, connections;
+    int width, connections, idle = 0;
     char end;
-    if (argc < 3 || sscanf(argv[2], "scale-%dx%d%c", &width, &connections, &end) != 2 || width <= 0 ||
-        connections <= 0) {
-        fprintf(stderr, "usage: multi-socket [--queue] BASE-URL scale-WIDTHxCONNECTIONS [SECONDS]\n");
+    if (argc < 3 ||
+        (sscanf(argv[2], "scale-%dx%d%c", &width, &connections, &end) != 2 &&
+         sscanf(argv[2], "scale-%dx%d-idle%d%c", &width, &connections, &idle, &end) != 3) ||
+        width <= 0 || connections <= 0 || idle < 0) {
+        fprintf(stderr, "usage: multi-socket [--queue] BASE-URL scale-WIDTHxCONNECTIONS[-idleN] [SECONDS]\n");
         return 2;
     }
     double seconds = argc > 3 ? atof(argv[3]) : 1.0;
@@ -238,6 +245,20 @@ int main(int argc, char **argv) {
         curl_easy_setopt(slots[i].easy, CURLOPT_WRITEFUNCTION, on_body);
         curl_easy_setopt(slots[i].easy, CURLOPT_WRITEDATA, &slots[i]);
         curl_easy_setopt(slots[i].easy, CURLOPT_PRIVATE, &slots[i]);
+    }
+
+    // Transfers nginx holds unanswered, open from before the warm-up to the end (as multi-get.c).
+    char slow_url[512];
+    snprintf(slow_url, sizeof slow_url, "%s/slow", argv[1]);
+    Slot sink = {0};  // where an idle transfer's body goes, if nginx ever answers one
+    CURL **idle_handles = calloc((size_t)idle + 1, sizeof(CURL *));
+    if (idle_handles == NULL) return 1;
+    for (int i = 0; i < idle; i++) {
+        idle_handles[i] = curl_easy_init();
+        curl_easy_setopt(idle_handles[i], CURLOPT_URL, slow_url);
+        curl_easy_setopt(idle_handles[i], CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(idle_handles[i], CURLOPT_WRITEDATA, &sink);
+        curl_multi_add_handle(loop.multi, idle_handles[i]);
     }
 
     // Warm-up outside the measurement, as multi-get.c: open the connections, twice.
@@ -272,6 +293,11 @@ int main(int argc, char **argv) {
            connections, percentile_ms(loop.latencies, loop.latency_count, 0.50),
            percentile_ms(loop.latencies, loop.latency_count, 0.99));
 
+    for (int i = 0; i < idle; i++) {
+        curl_multi_remove_handle(loop.multi, idle_handles[i]);
+        curl_easy_cleanup(idle_handles[i]);
+    }
+    free(idle_handles);
     for (int i = 0; i < width; i++) curl_easy_cleanup(slots[i].easy);
     free(slots);
     free(loop.latencies);

@@ -15,6 +15,9 @@ struct BenchmarkClient: Sendable {
     var shutdown: @Sendable () async -> Void
     /// When set, the driver's tasks prefer this executor (CurlTransport's own thread).
     var executor: (any TaskExecutor)? = nil
+    /// Sends one request to `/slow` on the same transport and waits for its answer, which nginx
+    /// holds back (the `-idleN` scale workloads); nil for a client that does not take part.
+    var holdOpen: (@Sendable () async throws -> Void)? = nil
 }
 
 enum BenchmarkError: Error, CustomStringConvertible {
@@ -87,7 +90,9 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "curl-apiclient":
         // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
         let transport = try curlTransport(connections: connectionsPerHost)
-        return apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+        var client = apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+        client.holdOpen = heldRequest(transport, url: url)
+        return client
     case "curl-apiclient-nometrics":
         // The same with CurlTransport.Configuration.recordsMetrics off: what reading libcurl's
         // metrics after every exchange costs is the difference.
@@ -183,8 +188,16 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, connectio
             return response.body.count
         },
         shutdown: { await transport.shutdown() },
-        executor: onTransportExecutor ? transport.executor : nil
+        executor: onTransportExecutor ? transport.executor : nil,
+        holdOpen: heldRequest(transport, url: request.url)
     )
+}
+
+/// A request to the `/slow` location beside `url`, which nginx answers one a minute.
+private func heldRequest(_ transport: CurlTransport, url: URL?) -> (@Sendable () async throws -> Void)? {
+    guard let slow = url.map({ $0.deletingLastPathComponent().appendingPathComponent("slow") }) else { return nil }
+    let request = URLRequest(url: slow)
+    return { _ = try await transport.response(for: request) }
 }
 
 private func courierClient(

@@ -135,6 +135,12 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     guard let workload = Workload.named(workloadName) else { throw BenchmarkError.unknownWorkload(workloadName) }
     guard let url = URL(string: base + workload.path) else { throw BenchmarkError.badURL(base + workload.path) }
     let client = try makeClient(name, url: url, workload: workload)
+    // Requests nginx holds unanswered, open from before the warm-up to the end.
+    var held: [Task<Void, Never>] = []
+    if workload.idle > 0 {
+        guard let holdOpen = client.holdOpen else { throw BenchmarkError.unknownClient("\(name) with held requests") }
+        held = (0..<workload.idle).map { _ in Task { try? await holdOpen() } }
+    }
     // "Idle" is the process with its client made and nothing sent yet: the warm-up below already
     // downloads the workload's bodies, and the 10 MiB target counts their buffers as growth.
     let idleRSS = currentRSSKiB()
@@ -170,6 +176,8 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     let elapsed = start.duration(to: .now)
     let cpu = processCPUSeconds() - cpuBefore
     let allocations = counting ? Int(allocation_counter_stop()) : 0
+    for task in held { task.cancel() }
+    for task in held { await task.value }
     await client.shutdown()
     let sorted = outcome.latencies.sorted()
     return Record(

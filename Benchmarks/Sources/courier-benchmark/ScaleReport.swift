@@ -10,16 +10,17 @@ private let scaleClientOrder = [
 private struct ScalePoint: Hashable, Comparable {
     var width: Int
     var connections: Int
+    var idle: Int
 
     init?(workload name: String) {
         guard let workload = Workload.scaling(name) else { return nil }
-        (width, connections) = (workload.width, workload.connections)
+        (width, connections, idle) = (workload.width, workload.connections, workload.idle)
     }
 
-    var label: String { "\(width) × \(connections)" }
+    var label: String { "\(width) × \(connections)" + (idle > 0 ? " +\(idle) open" : "") }
 
     static func < (a: ScalePoint, b: ScalePoint) -> Bool {
-        (a.width, a.connections) < (b.width, b.connections)
+        (a.idle > 0 ? 1 : 0, a.width, a.connections, a.idle) < (b.idle > 0 ? 1 : 0, b.width, b.connections, b.idle)
     }
 }
 
@@ -68,9 +69,10 @@ func printScaleReport(results resultsPath: String) throws {
     print("C multi = curl_multi_poll, multi_socket = curl_multi_socket_action + epoll; own queue = requests")
     print("beyond the connections wait in the program (as in Courier's engine), else in libcurl's pending list.")
     print("curl, CurlResponse = CurlTransport.response(for:), the engine; curl, APIClient = APIClient.send over")
-    print("transport.exchange, what users call.")
+    print("transport.exchange, what users call. +N open: N more requests nginx holds unanswered (/slow) stay")
+    print("open beside the measured ones for the whole run, on connections of their own, and are not counted.")
     print("")
-    print("in flight × conns  client                                req/s    ×C  CPU µs/req    ×C   p50 ms    p99 ms  fails")
+    print("in flight × conns       client                                req/s    ×C  CPU µs/req    ×C   p50 ms    p99 ms  fails")
     for point in points {
         var titled = false
         for client in clients {
@@ -78,7 +80,7 @@ func printScaleReport(results resultsPath: String) throws {
             guard !found.isEmpty else { continue }
             defer { titled = true }
             print(
-                padded(titled ? "" : point.label, 18),
+                padded(titled ? "" : point.label, 23),
                 padded(client, 33),
                 column(rate(client, point), 9),
                 column(rate(client, point) / rate(ceiling, point), 5, decimals: 2),
@@ -95,12 +97,12 @@ func printScaleReport(results resultsPath: String) throws {
     // the first point, so a climb with connections or with requests in flight shows at a glance.
     print("")
     print("CPU µs per request (× the client's own at \(points.first?.label ?? "–"))")
-    print(padded("", 33), points.map { padded($0.label, 16) }.joined(separator: " "))
+    print(padded("", 33), points.map { padded("  " + $0.label, 20) }.joined(separator: " "))
     for client in clients {
         let first = points.first.map { cpu(client, $0) } ?? .nan
         let row = points.map { point -> String in
             let value = cpu(client, point)
-            return padded(column(value, 7, decimals: 1) + " (" + column(value / first, 0, decimals: 2) + ")", 16)
+            return padded(column(value, 7, decimals: 1) + " (" + column(value / first, 0, decimals: 2) + ")", 20)
         }
         print(padded(client, 33), row.joined(separator: " "))
     }
