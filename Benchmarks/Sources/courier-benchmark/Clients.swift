@@ -148,6 +148,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
             ahcRequest.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.postBytes))
         }
         let sendable = ahcRequest
+        let slow = HTTPClientRequest(url: url.deletingLastPathComponent().appendingPathComponent("slow").absoluteString)
         return BenchmarkClient(
             name: decodes ? "AsyncHTTPClient JSON" : "AsyncHTTPClient",
             fetch: {
@@ -162,7 +163,8 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
                 }
                 return body.readableBytes
             },
-            shutdown: { try? await client.shutdown() }
+            shutdown: { try? await client.shutdown() },
+            holdOpen: { _ = try await client.execute(slow, timeout: .seconds(600)) }
         )
     default:
         throw BenchmarkError.unknownClient(name)

@@ -97,12 +97,12 @@ func printScaleReport(results resultsPath: String) throws {
     // the first point, so a climb with connections or with requests in flight shows at a glance.
     print("")
     print("CPU µs per request (× the client's own at \(points.first?.label ?? "–"))")
-    print(padded("", 33), points.map { padded("  " + $0.label, 20) }.joined(separator: " "))
+    print(padded("", 33), points.map { padded("  " + $0.label, 22) }.joined(separator: " "))
     for client in clients {
         let first = points.first.map { cpu(client, $0) } ?? .nan
         let row = points.map { point -> String in
             let value = cpu(client, point)
-            return padded(column(value, 7, decimals: 1) + " (" + column(value / first, 0, decimals: 2) + ")", 20)
+            return padded(column(value, 7, decimals: 1) + " (" + column(value / first, 0, decimals: 2) + ")", 22)
         }
         print(padded(client, 33), row.joined(separator: " "))
     }
