@@ -88,22 +88,27 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
             shutdown: { await transport.shutdown() }
         )
     case "curl-apiclient":
-        // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
+        // What users call: APIClient over the transport's exchange, a Request<Data> per request
+        // (a POST with the workload's body where it has one).
         let transport = try curlTransport(connections: connectionsPerHost)
-        var client = apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+        var client = apiClient("curl, APIClient", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
+            await transport.shutdown()
+        }
         client.holdOpen = heldRequest(transport, url: url)
         return client
     case "curl-apiclient-nometrics":
         // The same with CurlTransport.Configuration.recordsMetrics off: what reading libcurl's
         // metrics after every exchange costs is the difference.
         let transport = try curlTransport(connections: connectionsPerHost, recordsMetrics: false)
-        return apiClient("curl, APIClient, no metrics", url: url, exchange: transport.exchange, decoding: false) {
+        return apiClient("curl, APIClient, no metrics", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
             await transport.shutdown()
         }
     case "curl-apiclient-json":
         // The same, decoding a small JSON object with JSONDecoder.
         let transport = try curlTransport(connections: connectionsPerHost)
-        return apiClient("curl, APIClient JSON", url: url, exchange: transport.exchange, decoding: true) { await transport.shutdown() }
+        return apiClient("curl, APIClient JSON", url: url, workload: workload, exchange: transport.exchange, decoding: true) {
+            await transport.shutdown()
+        }
     case "curl-stream":
         // The streaming API: chunks counted as they arrive, never collected.
         let transport = try curlTransport(connections: connectionsPerHost)
@@ -251,20 +256,25 @@ struct Repository: Decodable, Sendable {
 }
 
 private func apiClient(
-    _ name: String, url: URL, exchange: @escaping HTTPExchange, decoding: Bool, shutdown: @escaping @Sendable () async -> Void
+    _ name: String, url: URL, workload: Workload, exchange: @escaping HTTPExchange, decoding: Bool,
+    shutdown: @escaping @Sendable () async -> Void
 ) -> BenchmarkClient {
     let base = url.deletingLastPathComponent()
     let path = url.lastPathComponent
     let client = APIClient(baseURL: base, exchange: exchange)
     let expected = decoding ? jsonBody.utf8.count : 0
+    // Built once, as for the other clients: the same bytes every time, as the others send.
+    let method: HTTPMethod = workload.postBytes > 0
+        ? .post(.data(Data(repeating: UInt8(ascii: "x"), count: workload.postBytes)))
+        : .get()
     return BenchmarkClient(
         name: name,
         fetch: {
             if decoding {
-                _ = try await client.send(Request<Repository>(path))
+                _ = try await client.send(Request<Repository>(path, method: method))
                 return expected
             }
-            return try await client.send(Request<Data>(path)).count
+            return try await client.send(Request<Data>(path, method: method)).count
         },
         shutdown: shutdown
     )
