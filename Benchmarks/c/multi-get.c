@@ -1,11 +1,16 @@
 // The ceiling: libcurl's multi interface driven directly from C, with nothing between the
 // application and libcurl but a reused easy handle and a reused body buffer per slot.
 //
-//   multi-get BASE-URL WORKLOAD [SECONDS]
+//   multi-get [--queue] BASE-URL WORKLOAD [SECONDS]
 //
 // WORKLOAD is one of the Swift benchmark's (get13x1, get13x64, get1mx8, get10mx1, post64kx16,
-// burst2000, allocs, once); it prints the same one-line JSON record, so Benchmarks/run treats it
-// as one more client. Built by Benchmarks/run with `cc -O2 ... -lcurl`.
+// burst2000, allocs, once, or scale-WIDTHxCONNECTIONS[-idleN]: 13-byte GETs, WIDTH in flight on at
+// most CONNECTIONS connections, beside N requests to /slow that nginx holds unanswered, open for the
+// whole run and not counted); it prints the same one-line JSON record, so Benchmarks/run treats it
+// as one more client. Built by Benchmarks/run with `cc -O2 ... -lcurl`. With --queue, transfers
+// beyond the connection limit wait in the program rather than in libcurl's pending list, as they
+// do in Courier's curl engine: libcurl 7.88 walks its whole pending list in every
+// curl_multi_remove_handle, a cost per request that grows with the requests waiting.
 #define _GNU_SOURCE
 #include <curl/curl.h>
 #include <stdio.h>
@@ -21,6 +26,7 @@ typedef struct {
     char *body;
     size_t length;
     size_t capacity;
+    double submitted;  // when the transfer was added to the multi handle
 } Slot;
 
 typedef struct {
@@ -29,7 +35,41 @@ typedef struct {
     long total;         // > 0: a fixed number of requests (burst, allocs, once); 0: time-based
     size_t expected;    // body bytes each response must have
     size_t post_bytes;  // > 0: POST this many bytes
+    long connections;   // to the host, at most
+    int idle;           // transfers to /slow held open beside the workload's, not counted
 } Workload;
+
+// Each completed request's latency (added to the multi handle -> body complete), in seconds.
+typedef struct {
+    double *values;
+    size_t count;
+    size_t capacity;
+} Latencies;
+
+static void record_latency(Latencies *latencies, double seconds) {
+    if (latencies->count == latencies->capacity) {
+        size_t capacity = latencies->capacity ? latencies->capacity * 2 : 65536;
+        double *grown = realloc(latencies->values, capacity * sizeof(double));
+        if (grown == NULL) return;  // the percentiles then describe the requests recorded
+        latencies->values = grown;
+        latencies->capacity = capacity;
+    }
+    latencies->values[latencies->count++] = seconds;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+// The value below which `fraction` of the sorted latencies lie (nearest rank), in milliseconds.
+static double percentile_ms(const Latencies *sorted, double fraction) {
+    if (sorted->count == 0) return 0;
+    size_t rank = (size_t)(fraction * (double)sorted->count + 0.999999);
+    if (rank < 1) rank = 1;
+    if (rank > sorted->count) rank = sorted->count;
+    return sorted->values[rank - 1] * 1e3;
+}
 
 static size_t on_body(char *data, size_t size, size_t count, void *context) {
     Slot *slot = context;
@@ -46,6 +86,35 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     memcpy(slot->body + slot->length, data, bytes);
     slot->length += bytes;
     return bytes;
+}
+
+// Transfers waiting for one of libcurl's to end (--queue), first in, first out.
+typedef struct {
+    Slot **slots;
+    size_t head, count, capacity;
+    long in_libcurl, limit;
+} Queue;
+
+// Adds the transfer to the multi handle, or with --queue and the limit reached, queues it.
+static void start_or_queue(CURLM *multi, Queue *queue, Slot *slot) {
+    if (queue->slots == NULL || queue->in_libcurl < queue->limit) {
+        curl_multi_add_handle(multi, slot->easy);
+        queue->in_libcurl++;
+    } else {
+        queue->slots[(queue->head + queue->count++) % queue->capacity] = slot;
+    }
+}
+
+// A transfer left the multi handle: the first waiting one takes its place.
+static void ended(CURLM *multi, Queue *queue) {
+    queue->in_libcurl--;
+    while (queue->count > 0 && queue->in_libcurl < queue->limit) {
+        Slot *next = queue->slots[queue->head];
+        queue->head = (queue->head + 1) % queue->capacity;
+        queue->count--;
+        curl_multi_add_handle(multi, next->easy);
+        queue->in_libcurl++;
+    }
 }
 
 static double now_seconds(void) {
@@ -72,15 +141,23 @@ static long resident_kib(void) {
 
 static int find_workload(const char *name, Workload *out) {
     static const struct { const char *name; Workload workload; } table[] = {
-        {"get13x1", {"/small", 1, 0, 13, 0}},
-        {"get13x64", {"/small", 64, 0, 13, 0}},
-        {"get1mx8", {"/1m", 8, 0, 1 << 20, 0}},
-        {"get10mx1", {"/10m", 1, 0, 10 << 20, 0}},
-        {"post64kx16", {"/post", 16, 0, 2, 64 << 10}},
-        {"burst2000", {"/small", 2000, 2000, 13, 0}},
-        {"allocs", {"/small", 1, 2000, 13, 0}},
-        {"once", {"/small", 1, 1, 13, 0}},
+        {"get13x1", {"/small", 1, 0, 13, 0, 64, 0}},
+        {"get13x64", {"/small", 64, 0, 13, 0, 64, 0}},
+        {"get1mx8", {"/1m", 8, 0, 1 << 20, 0, 64, 0}},
+        {"get10mx1", {"/10m", 1, 0, 10 << 20, 0, 64, 0}},
+        {"post64kx16", {"/post", 16, 0, 2, 64 << 10, 64, 0}},
+        {"burst2000", {"/small", 2000, 2000, 13, 0, 64, 0}},
+        {"allocs", {"/small", 1, 2000, 13, 0, 64, 0}},
+        {"once", {"/small", 1, 1, 13, 0, 64, 0}},
     };
+    int width, connections, idle = 0;
+    char end;
+    if ((sscanf(name, "scale-%dx%d%c", &width, &connections, &end) == 2 ||
+         sscanf(name, "scale-%dx%d-idle%d%c", &width, &connections, &idle, &end) == 3) &&
+        width > 0 && connections > 0 && idle >= 0) {
+        *out = (Workload){"/small", width, 0, 13, 0, connections, idle};
+        return 1;
+    }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name) == 0) {
             *out = table[i].workload;
@@ -104,8 +181,14 @@ static void prepare(Slot *slot, const char *url, const char *post, size_t post_b
 }
 
 int main(int argc, char **argv) {
+    int own_queue = argc > 1 && strcmp(argv[1], "--queue") == 0;
+    if (own_queue) {
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
     if (argc < 3) {
-        fprintf(stderr, "usage: multi-get BASE-URL WORKLOAD [SECONDS]\n");
+        fprintf(stderr, "usage: multi-get [--queue] BASE-URL WORKLOAD [SECONDS]\n");
         return 2;
     }
     Workload workload;
@@ -120,9 +203,10 @@ int main(int argc, char **argv) {
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
     CURLM *multi = curl_multi_init();
-    // The same 64-connection pool every Swift client is given.
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 64L);
-    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, 64L);
+    // The same pool every Swift client is given (64 connections but in the scale workloads).
+    // Transfers beyond it wait in libcurl's pending list.
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, workload.connections);
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, workload.connections);
     char *post = NULL;
     struct curl_slist *no_expect = NULL;
     if (workload.post_bytes > 0) {
@@ -139,27 +223,43 @@ int main(int argc, char **argv) {
         if (no_expect) curl_easy_setopt(slots[i].easy, CURLOPT_HTTPHEADER, no_expect);
     }
 
+    // Transfers nginx holds unanswered (its /slow location), open before the warm-up and until the
+    // end: what an open but silent transfer costs the others. CURLOPT_PRIVATE NULL marks them.
+    char slow_url[512];
+    snprintf(slow_url, sizeof slow_url, "%s/slow", argv[1]);
+    Slot sink = {0};  // where an idle transfer's body goes, if nginx ever answers one
+    CURL **idle = calloc((size_t)workload.idle + 1, sizeof(CURL *));
+    if (idle == NULL) return 1;
+    for (int i = 0; i < workload.idle; i++) {
+        idle[i] = curl_easy_init();
+        curl_easy_setopt(idle[i], CURLOPT_URL, slow_url);
+        curl_easy_setopt(idle[i], CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(idle[i], CURLOPT_WRITEDATA, &sink);
+        curl_multi_add_handle(multi, idle[i]);
+    }
+
     // Idle: handles made, nothing sent (the warm-up already downloads the workload's bodies).
     long idle_rss = resident_kib();
 
     // Warm-up outside the measurement: open connections, fault the code and buffers in.
-    int warm = workload.width < 64 ? workload.width : 64;
+    int warm = workload.width < workload.connections ? workload.width : (int)workload.connections;
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < warm; i++) curl_multi_add_handle(multi, slots[i].easy);
-        int running = 1;
-        while (running) {
+        int running = 1, done = 0;
+        while (done < warm) {
             curl_multi_perform(multi, &running);
-            if (running) curl_multi_poll(multi, NULL, 0, 100, NULL);
-        }
-        CURLMsg *message;
-        int left;
-        while ((message = curl_multi_info_read(multi, &left)) != NULL) {
-            if (message->msg == CURLMSG_DONE) {
-                Slot *slot;
+            CURLMsg *message;
+            int left;
+            while ((message = curl_multi_info_read(multi, &left)) != NULL) {
+                if (message->msg != CURLMSG_DONE) continue;
+                Slot *slot = NULL;
                 curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
-                slot->length = 0;
                 curl_multi_remove_handle(multi, message->easy_handle);
+                if (slot == NULL) continue;  // an idle transfer nginx let through
+                slot->length = 0;
+                done++;
             }
+            if (done < warm) curl_multi_poll(multi, NULL, 0, 100, NULL);
         }
     }
 
@@ -170,8 +270,12 @@ int main(int argc, char **argv) {
     double deadline = start + seconds;
     long started = 0, completed = 0, failed = 0;
     unsigned long long bytes = 0;
+    Latencies latencies = {0};
+    Queue queue = {NULL, 0, 0, (size_t)workload.width, 0, workload.connections};
+    if (own_queue && (queue.slots = calloc((size_t)workload.width, sizeof(Slot *))) == NULL) return 1;
     for (int i = 0; i < workload.width; i++) {
-        curl_multi_add_handle(multi, slots[i].easy);
+        slots[i].submitted = now_seconds();
+        start_or_queue(multi, &queue, &slots[i]);
         started++;
     }
     int running = 1;
@@ -181,33 +285,52 @@ int main(int argc, char **argv) {
         int left;
         while ((message = curl_multi_info_read(multi, &left)) != NULL) {
             if (message->msg != CURLMSG_DONE) continue;
-            Slot *slot;
+            Slot *slot = NULL;
             long status = 0;
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&slot);
+            if (slot == NULL) {
+                curl_multi_remove_handle(multi, message->easy_handle);
+                continue;
+            }
             curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             if (message->data.result != CURLE_OK || status != 200 || slot->length != workload.expected) failed++;
+            double now = now_seconds();
+            record_latency(&latencies, now - slot->submitted);
             bytes += slot->length;
             slot->length = 0;
             completed++;
             curl_multi_remove_handle(multi, message->easy_handle);
-            int more = workload.total > 0 ? started < workload.total : now_seconds() < deadline;
+            int more = workload.total > 0 ? started < workload.total : now < deadline;
             if (more) {
-                curl_multi_add_handle(multi, message->easy_handle);
+                slot->submitted = now;
+                start_or_queue(multi, &queue, slot);
                 started++;
             }
+            ended(multi, &queue);
         }
         if (completed < started) curl_multi_poll(multi, NULL, 0, 100, NULL);
     }
     double elapsed = now_seconds() - start;
     double cpu = cpu_seconds() - cpu_start;
     unsigned long allocations = counting ? allocation_counter_stop() : 0;
+    qsort(latencies.values, latencies.count, sizeof(double), compare_doubles);
 
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    printf("{\"client\":\"C libcurl multi\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
+    printf("{\"client\":\"C libcurl multi%s\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
            "\"bytes\":%llu,\"seconds\":%.6f,\"cpuSeconds\":%.6f,\"maxRSSKiB\":%ld,\"idleRSSKiB\":%ld,"
-           "\"allocations\":%lu}\n",
-           argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss, allocations);
+           "\"allocations\":%lu,\"connections\":%ld,\"p50Milliseconds\":%.4f,\"p99Milliseconds\":%.4f}\n",
+           own_queue ? ", own queue" : "", argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss,
+           allocations,
+           workload.connections, percentile_ms(&latencies, 0.50), percentile_ms(&latencies, 0.99));
+    free(latencies.values);
+    free(queue.slots);
+    for (int i = 0; i < workload.idle; i++) {
+        curl_multi_remove_handle(multi, idle[i]);
+        curl_easy_cleanup(idle[i]);
+    }
+    free(idle);
+    free(sink.body);
 
     for (int i = 0; i < workload.width; i++) {
         curl_easy_cleanup(slots[i].easy);

@@ -31,29 +31,57 @@ struct CurlEngine: Sendable {
         loop = try CurlEventLoop(configuration: configuration)
     }
 
+    // The three collected answers share one shape: the transfer is made, and the answer built
+    // from its outcome, in synchronous functions kept out of line, so that each async frame
+    // holds little more than the transfer while it waits (an inlined function's locals would
+    // become the frame's). Every request in flight keeps its task's frames allocated; in a
+    // burst of thousands that is what the process grows by.
+
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let response = try await response(for: request)
-        guard let httpResponse = response.httpURLResponse else {
-            throw URLError(.badServerResponse, "the response head could not be read", url: response.url)
-        }
-        return (response.body, httpResponse)
+        let transfer = try collectingTransfer(for: request)
+        return try Self.foundationAnswer(await perform(transfer), url: transfer.plan.url)
     }
 
     /// One exchange answered with Courier's own head: no Foundation response is built.
     func exchange(for request: URLRequest) async throws -> (Data, ResponseHead) {
-        let response = try await response(for: request)
-        return (response.body, response.head)
+        let transfer = try collectingTransfer(for: request)
+        return try Self.exchangeAnswer(await perform(transfer), url: transfer.plan.url)
     }
 
     func response(for request: URLRequest) async throws -> CurlResponse {
-        let plan = try plan(for: request, upload: nil)
-        let transfer = try makeTransfer(plan, streamsBody: false)
-        guard case .exchange(let exchange) = try await perform(transfer),
-              let response = CurlResponse(url: plan.url, headerBytes: exchange.headerBytes, body: exchange.body, metrics: exchange.metrics)
+        let transfer = try collectingTransfer(for: request)
+        return try Self.collectedResponse(await perform(transfer), url: transfer.plan.url)
+    }
+
+    /// The transfer that sends `request` and collects the response's body.
+    @inline(never)
+    private func collectingTransfer(for request: URLRequest) throws -> CurlTransfer {
+        try makeTransfer(plan(for: request, upload: nil), streamsBody: false)
+    }
+
+    @inline(never)
+    private static func collectedResponse(_ outcome: CurlTransferOutcome, url: URL) throws -> CurlResponse {
+        guard case .exchange(let exchange) = outcome,
+              let response = CurlResponse(url: url, headerBytes: exchange.headerBytes, body: exchange.body, metrics: exchange.metrics)
         else {
-            throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
+            throw URLError(.badServerResponse, "the response has no valid status line", url: url)
         }
         return response
+    }
+
+    @inline(never)
+    private static func exchangeAnswer(_ outcome: CurlTransferOutcome, url: URL) throws -> (Data, ResponseHead) {
+        let response = try collectedResponse(outcome, url: url)
+        return (response.body, response.head)
+    }
+
+    @inline(never)
+    private static func foundationAnswer(_ outcome: CurlTransferOutcome, url: URL) throws -> (Data, URLResponse) {
+        let response = try collectedResponse(outcome, url: url)
+        guard let httpResponse = response.httpURLResponse else {
+            throw URLError(.badServerResponse, "the response head could not be read", url: response.url)
+        }
+        return (response.body, httpResponse)
     }
 
     /// One exchange whose head is returned as soon as it is complete, with what libcurl measured

@@ -21,7 +21,9 @@ struct ParityServers: Sendable {
     var tlsFiles: TLSTestFiles
 
     static func start() async throws -> ParityServers {
-        let tlsFiles = try TLSTestFiles.make()
+        // openssl runs as a child process: waiting for it must not hold one of the few
+        // threads every test's tasks share.
+        let tlsFiles = try await offThePool { try TLSTestFiles.make() }
         return ParityServers(
             main: try await TestServer.start(),
             other: try await TestServer.start(),

@@ -7,9 +7,6 @@ import CourierCurl
 import Foundation
 import NIOCore
 
-/// Every client is given the same pool: 64 connections to the host, as the burst workload asks.
-let connectionsPerHost = 64
-
 /// A client reduced to what the driver needs: send the workload's request once and return the
 /// body's size; throw for anything but a 200.
 struct BenchmarkClient: Sendable {
@@ -18,6 +15,9 @@ struct BenchmarkClient: Sendable {
     var shutdown: @Sendable () async -> Void
     /// When set, the driver's tasks prefer this executor (CurlTransport's own thread).
     var executor: (any TaskExecutor)? = nil
+    /// Sends one request to `/slow` on the same transport and waits for its answer, which nginx
+    /// holds back (the `-idleN` scale workloads); nil for a client that does not take part.
+    var holdOpen: (@Sendable () async throws -> Void)? = nil
 }
 
 enum BenchmarkError: Error, CustomStringConvertible {
@@ -39,6 +39,9 @@ enum BenchmarkError: Error, CustomStringConvertible {
 }
 
 func makeClient(_ name: String, url: URL, workload: Workload) throws -> BenchmarkClient {
+    // Every client is given the same pool: the workload's connections to the host (64 but in
+    // the scale workloads).
+    let connectionsPerHost = workload.connections
     // Built once: the requests are the same every time, and building them is not the transport's cost.
     var request = URLRequest(url: url)
     if workload.postBytes > 0 {
@@ -52,27 +55,27 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         let size = workload.expectedBytes
         return BenchmarkClient(name: "harness only", fetch: { size }, shutdown: {})
     case "curl":
-        let transport = try curlTransport()
+        let transport = try curlTransport(connections: connectionsPerHost)
         return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
     case "curl-engine":
         // The engine without the shared policy layers: what the layers cost is the difference.
-        let transport = try curlTransport()
+        let transport = try curlTransport(connections: connectionsPerHost)
         return courierClient("curl engine", transport.engine, request) { await transport.shutdown() }
     case "curl-response":
         // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
-        return try curlResponseClient("curl, CurlResponse", request, onTransportExecutor: false)
+        return try curlResponseClient("curl, CurlResponse", request, connections: connectionsPerHost, onTransportExecutor: false)
     case "curl-response-executor":
         // Both: no HTTPURLResponse, and the driver's tasks on the transport's own thread.
-        return try curlResponseClient("curl, both", request, onTransportExecutor: true)
+        return try curlResponseClient("curl, both", request, connections: connectionsPerHost, onTransportExecutor: true)
     case "curl-executor":
         // The Networking path, with the driver's tasks running on the transport's own thread.
-        let transport = try curlTransport()
+        let transport = try curlTransport(connections: connectionsPerHost)
         var client = courierClient("curl, own executor", transport.networking, request) { await transport.shutdown() }
         client.executor = transport.executor
         return client
     case "curl-exchange":
         // The layered exchange alone, no APIClient: what the client adds is the difference.
-        let transport = try curlTransport()
+        let transport = try curlTransport(connections: connectionsPerHost)
         let exchange = transport.exchange
         let sent = request
         return BenchmarkClient(
@@ -85,23 +88,30 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
             shutdown: { await transport.shutdown() }
         )
     case "curl-apiclient":
-        // What users call: APIClient over the transport's exchange, a Request<Data> per GET.
-        let transport = try curlTransport()
-        return apiClient("curl, APIClient", url: url, exchange: transport.exchange, decoding: false) { await transport.shutdown() }
+        // What users call: APIClient over the transport's exchange, a Request<Data> per request
+        // (a POST with the workload's body where it has one).
+        let transport = try curlTransport(connections: connectionsPerHost)
+        var client = apiClient("curl, APIClient", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
+            await transport.shutdown()
+        }
+        client.holdOpen = heldRequest(transport, url: url)
+        return client
     case "curl-apiclient-nometrics":
         // The same with CurlTransport.Configuration.recordsMetrics off: what reading libcurl's
         // metrics after every exchange costs is the difference.
-        let transport = try curlTransport(recordsMetrics: false)
-        return apiClient("curl, APIClient, no metrics", url: url, exchange: transport.exchange, decoding: false) {
+        let transport = try curlTransport(connections: connectionsPerHost, recordsMetrics: false)
+        return apiClient("curl, APIClient, no metrics", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
             await transport.shutdown()
         }
     case "curl-apiclient-json":
         // The same, decoding a small JSON object with JSONDecoder.
-        let transport = try curlTransport()
-        return apiClient("curl, APIClient JSON", url: url, exchange: transport.exchange, decoding: true) { await transport.shutdown() }
+        let transport = try curlTransport(connections: connectionsPerHost)
+        return apiClient("curl, APIClient JSON", url: url, workload: workload, exchange: transport.exchange, decoding: true) {
+            await transport.shutdown()
+        }
     case "curl-stream":
         // The streaming API: chunks counted as they arrive, never collected.
-        let transport = try curlTransport()
+        let transport = try curlTransport(connections: connectionsPerHost)
         return streamingClient("curl, streamed", transport.streaming, request) { await transport.shutdown() }
     case "curl-h2":
         // HTTP/2 by ALPN, every request on one connection; the certificate is nginx's
@@ -143,6 +153,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
             ahcRequest.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.postBytes))
         }
         let sendable = ahcRequest
+        let slow = HTTPClientRequest(url: url.deletingLastPathComponent().appendingPathComponent("slow").absoluteString)
         return BenchmarkClient(
             name: decodes ? "AsyncHTTPClient JSON" : "AsyncHTTPClient",
             fetch: {
@@ -157,22 +168,25 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
                 }
                 return body.readableBytes
             },
-            shutdown: { try? await client.shutdown() }
+            shutdown: { try? await client.shutdown() },
+            holdOpen: { _ = try await client.execute(slow, timeout: .seconds(600)) }
         )
     default:
         throw BenchmarkError.unknownClient(name)
     }
 }
 
-private func curlTransport(recordsMetrics: Bool = true) throws -> CurlTransport {
+private func curlTransport(connections: Int, recordsMetrics: Bool = true) throws -> CurlTransport {
     var configuration = CurlTransport.Configuration()
-    configuration.maximumConnectionsPerHost = connectionsPerHost
+    configuration.maximumConnectionsPerHost = connections
     configuration.recordsMetrics = recordsMetrics
     return try CurlTransport(configuration: configuration)
 }
 
-private func curlResponseClient(_ name: String, _ request: URLRequest, onTransportExecutor: Bool) throws -> BenchmarkClient {
-    let transport = try curlTransport()
+private func curlResponseClient(_ name: String, _ request: URLRequest, connections: Int, onTransportExecutor: Bool) throws
+    -> BenchmarkClient
+{
+    let transport = try curlTransport(connections: connections)
     return BenchmarkClient(
         name: name,
         fetch: {
@@ -181,8 +195,16 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, onTranspo
             return response.body.count
         },
         shutdown: { await transport.shutdown() },
-        executor: onTransportExecutor ? transport.executor : nil
+        executor: onTransportExecutor ? transport.executor : nil,
+        holdOpen: heldRequest(transport, url: request.url)
     )
+}
+
+/// A request to the `/slow` location beside `url`, which nginx answers one a minute.
+private func heldRequest(_ transport: CurlTransport, url: URL?) -> (@Sendable () async throws -> Void)? {
+    guard let slow = url.map({ $0.deletingLastPathComponent().appendingPathComponent("slow") }) else { return nil }
+    let request = URLRequest(url: slow)
+    return { _ = try await transport.response(for: request) }
 }
 
 private func courierClient(
@@ -234,20 +256,25 @@ struct Repository: Decodable, Sendable {
 }
 
 private func apiClient(
-    _ name: String, url: URL, exchange: @escaping HTTPExchange, decoding: Bool, shutdown: @escaping @Sendable () async -> Void
+    _ name: String, url: URL, workload: Workload, exchange: @escaping HTTPExchange, decoding: Bool,
+    shutdown: @escaping @Sendable () async -> Void
 ) -> BenchmarkClient {
     let base = url.deletingLastPathComponent()
     let path = url.lastPathComponent
     let client = APIClient(baseURL: base, exchange: exchange)
     let expected = decoding ? jsonBody.utf8.count : 0
+    // Built once, as for the other clients: the same bytes every time, as the others send.
+    let method: HTTPMethod = workload.postBytes > 0
+        ? .post(.data(Data(repeating: UInt8(ascii: "x"), count: workload.postBytes)))
+        : .get()
     return BenchmarkClient(
         name: name,
         fetch: {
             if decoding {
-                _ = try await client.send(Request<Repository>(path))
+                _ = try await client.send(Request<Repository>(path, method: method))
                 return expected
             }
-            return try await client.send(Request<Data>(path)).count
+            return try await client.send(Request<Data>(path, method: method)).count
         },
         shutdown: shutdown
     )

@@ -19,6 +19,12 @@ struct Record: Codable, Sendable {
     var maxRSSKiB: Int
     var idleRSSKiB: Int
     var allocations: Int
+    /// The workload's connection limit; absent in records made before the scale workloads.
+    var connections: Int? = nil
+    /// Latency of a request, from its submission to its body complete: the median and the 99th
+    /// percentile over the run's completed requests. Absent in older records.
+    var p50Milliseconds: Double? = nil
+    var p99Milliseconds: Double? = nil
 
     var jsonLine: String {
         let encoder = JSONEncoder()
@@ -50,9 +56,32 @@ func currentRSSKiB() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
 
+/// What a driven run did: completed and failed requests, body bytes, and each completed
+/// request's latency (submitted → body complete).
+struct Outcome: Sendable {
+    var requests = 0
+    var failures = 0
+    var bytes = 0
+    var latencies: [Duration] = []
+
+    mutating func add(size: Int?, expected: Int, latency: Duration) {
+        requests += 1
+        latencies.append(latency)
+        if let size, size == expected { bytes += size } else { failures += 1 }
+    }
+
+    /// The latency below which `fraction` of the sorted latencies lie (nearest rank), in ms.
+    static func percentileMilliseconds(_ fraction: Double, of sorted: [Duration]) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = min(sorted.count, max(1, Int((fraction * Double(sorted.count)).rounded(.up))))
+        let value = sorted[rank - 1].components
+        return Double(value.seconds) * 1e3 + Double(value.attoseconds) / 1e15
+    }
+}
+
 /// ``drive(_:width:total:deadline:expected:)`` on the client's preferred executor, if it has one.
 func driveOnExecutor(_ client: BenchmarkClient, width: Int, total: Int?, deadline: ContinuousClock.Instant, expected: Int)
-    async -> (requests: Int, failures: Int, bytes: Int)
+    async -> Outcome
 {
     await withTaskExecutorPreference(client.executor) {
         await drive(client, width: width, total: total, deadline: deadline, expected: expected)
@@ -60,44 +89,45 @@ func driveOnExecutor(_ client: BenchmarkClient, width: Int, total: Int?, deadlin
 }
 
 /// Keeps `width` requests in flight until `total` have been sent or `deadline` has passed, then
-/// waits for the rest. Returns (completed, failed, body bytes).
+/// waits for the rest. A request's latency runs from just before its task is made to the end
+/// of its body, so time spent waiting for a thread or a connection counts.
 func drive(_ client: BenchmarkClient, width: Int, total: Int?, deadline: ContinuousClock.Instant, expected: Int)
-    async -> (requests: Int, failures: Int, bytes: Int)
+    async -> Outcome
 {
     // One in flight is a plain loop in the calling task, as an app sends requests one after
     // another; a child task per request would add its creation and scheduling to every client.
     if width == 1 {
-        var completed = 0
-        var failures = 0
-        var bytes = 0
+        var outcome = Outcome()
+        outcome.latencies.reserveCapacity(total ?? 65_536)
         repeat {
-            completed += 1
-            if let size = try? await client.fetch(), size == expected { bytes += size } else { failures += 1 }
-        } while total.map { completed < $0 } ?? (ContinuousClock.now < deadline)
-        return (completed, failures, bytes)
+            let submitted = ContinuousClock.now
+            let size = try? await client.fetch()
+            outcome.add(size: size, expected: expected, latency: submitted.duration(to: .now))
+        } while total.map { outcome.requests < $0 } ?? (ContinuousClock.now < deadline)
+        return outcome
     }
-    return await withTaskGroup(of: Int?.self) { group in
+    return await withTaskGroup(of: (size: Int?, latency: Duration).self) { group in
         var started = 0
-        var completed = 0
-        var failures = 0
-        var bytes = 0
+        var outcome = Outcome()
+        outcome.latencies.reserveCapacity(65_536)
         func more() -> Bool {
             if let total { return started < total }
             return ContinuousClock.now < deadline
         }
-        while started < width && (started == 0 || more()) {
+        func submit() {
             started += 1
-            group.addTask { try? await client.fetch() }
-        }
-        while let result = await group.next() {
-            completed += 1
-            if let size = result, size == expected { bytes += size } else { failures += 1 }
-            if more() {
-                started += 1
-                group.addTask { try? await client.fetch() }
+            let submitted = ContinuousClock.now
+            group.addTask {
+                let size = try? await client.fetch()
+                return (size, submitted.duration(to: .now))
             }
         }
-        return (completed, failures, bytes)
+        while started < width && (started == 0 || more()) { submit() }
+        while let result = await group.next() {
+            outcome.add(size: result.size, expected: expected, latency: result.latency)
+            if more() { submit() }
+        }
+        return outcome
     }
 }
 
@@ -105,6 +135,12 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     guard let workload = Workload.named(workloadName) else { throw BenchmarkError.unknownWorkload(workloadName) }
     guard let url = URL(string: base + workload.path) else { throw BenchmarkError.badURL(base + workload.path) }
     let client = try makeClient(name, url: url, workload: workload)
+    // Requests nginx holds unanswered, open from before the warm-up to the end.
+    var held: [Task<Void, Never>] = []
+    if workload.idle > 0 {
+        guard let holdOpen = client.holdOpen else { throw BenchmarkError.unknownClient("\(name) with held requests") }
+        held = (0..<workload.idle).map { _ in Task { try? await holdOpen() } }
+    }
     // "Idle" is the process with its client made and nothing sent yet: the warm-up below already
     // downloads the workload's bodies, and the 10 MiB target counts their buffers as growth.
     let idleRSS = currentRSSKiB()
@@ -112,7 +148,8 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     // Warm-up, not measured: connections open, code paged in, pools filled. The "once" workload
     // has none: its whole process is what is timed.
     if workload.name != "once" {
-        let warm = min(workload.width, 64)
+        // Enough requests at once to open every connection the workload may use.
+        let warm = min(workload.width, workload.connections)
         for _ in 0..<2 {
             _ = await driveOnExecutor(client, width: warm, total: warm, deadline: .now, expected: workload.expectedBytes)
         }
@@ -139,11 +176,17 @@ func measure(client name: String, base: String, workloadName: String, seconds: D
     let elapsed = start.duration(to: .now)
     let cpu = processCPUSeconds() - cpuBefore
     let allocations = counting ? Int(allocation_counter_stop()) : 0
+    for task in held { task.cancel() }
+    for task in held { await task.value }
     await client.shutdown()
+    let sorted = outcome.latencies.sorted()
     return Record(
         client: client.name, workload: workload.name, requests: outcome.requests, failures: outcome.failures,
         bytes: outcome.bytes,
         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-        cpuSeconds: cpu, maxRSSKiB: peakRSSKiB(), idleRSSKiB: idleRSS, allocations: allocations
+        cpuSeconds: cpu, maxRSSKiB: peakRSSKiB(), idleRSSKiB: idleRSS, allocations: allocations,
+        connections: workload.connections,
+        p50Milliseconds: Outcome.percentileMilliseconds(0.50, of: sorted),
+        p99Milliseconds: Outcome.percentileMilliseconds(0.99, of: sorted)
     )
 }

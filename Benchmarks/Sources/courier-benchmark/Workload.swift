@@ -11,6 +11,12 @@ struct Workload: Sendable {
     /// Body bytes every response must have: a client cannot look fast by failing.
     var expectedBytes: Int
     var postBytes: Int = 0
+    /// Connections to the host every client may open (libcurl's, the curl engine's and
+    /// AsyncHTTPClient's per-host limit); requests beyond them wait in the client.
+    var connections: Int = 64
+    /// Requests to `/slow`, which nginx holds unanswered, kept open beside the workload's for the
+    /// whole run and not counted: what open but silent transfers cost the others.
+    var idle: Int = 0
 
     static let all: [Workload] = [
         Workload(name: "get13x1", title: "GET 13 B, 1 in flight", path: "/small", width: 1, total: nil, expectedBytes: 13),
@@ -32,6 +38,29 @@ struct Workload: Sendable {
     ]
 
     static func named(_ name: String) -> Workload? {
-        all.first { $0.name == name }
+        all.first { $0.name == name } ?? scaling(name)
+    }
+
+    static let scalingPrefix = "scale-"
+
+    /// `scale-WIDTHxCONNECTIONS[-idleN]`: 13-byte GETs, WIDTH in flight over at most CONNECTIONS
+    /// connections (beside N held-open requests), for the table of what a request costs as the
+    /// work grows (`run --scale`).
+    static func scaling(_ name: String) -> Workload? {
+        guard name.hasPrefix(scalingPrefix) else { return nil }
+        let parts = name.dropFirst(scalingPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return nil }
+        let numbers = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard numbers.count == 2, let width = Int(numbers[0]), let connections = Int(numbers[1]), width > 0, connections > 0
+        else { return nil }
+        var idle = 0
+        if parts.count == 2 {
+            guard parts[1].hasPrefix("idle"), let count = Int(parts[1].dropFirst(4)), count >= 0 else { return nil }
+            idle = count
+        }
+        return Workload(
+            name: name, title: "\(width) in flight, \(connections) conns" + (idle > 0 ? ", \(idle) idle" : ""), path: "/small",
+            width: width, total: nil, expectedBytes: 13, connections: connections, idle: idle
+        )
     }
 }

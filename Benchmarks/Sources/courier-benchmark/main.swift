@@ -16,9 +16,11 @@ import Glibc
 //
 //   courier-benchmark measure CLIENT BASE-URL WORKLOAD [SECONDS]   one JSON record on stdout
 //   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
+//   courier-benchmark scale-report RESULTS.jsonl                     the table of `run --scale`
 //
 // CLIENT: curl | curl-engine | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
-// `Workload.all`; the C program (c/multi-get.c) knows the same names and prints the same record.
+// `Workload.all`, or scale-WIDTHxCONNECTIONS (`Workload.scaling`); the C program (c/multi-get.c)
+// knows the same names and prints the same record.
 
 let arguments = CommandLine.arguments
 do {
@@ -30,10 +32,13 @@ do {
         exit(record.failures == 0 ? 0 : 1)
     case "report" where arguments.count >= 4:
         try printReport(results: arguments[2], startup: arguments[3])
+    case "scale-report" where arguments.count >= 3:
+        try printScaleReport(results: arguments[2])
     default:
         FileHandle.standardError.write(Data("""
             usage: courier-benchmark measure curl|curl-engine|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
                    courier-benchmark report RESULTS.jsonl STARTUP.txt
+                   courier-benchmark scale-report RESULTS.jsonl
 
             """.utf8))
         exit(2)

@@ -50,23 +50,40 @@ public struct Dispatcher: Sendable {
     /// Sends `request` and returns the body and head, or throws an ``APIError`` for a failure,
     /// a response that is not HTTP, or a status outside ``acceptableStatusCodes``.
     public func response(to request: URLRequest) async throws(APIError) -> (Data, ResponseHead) {
-        let method = request.httpMethod ?? "GET"
-        let data: Data
-        let head: ResponseHead
+        // The errors are made in synchronous functions kept out of line: this frame stays
+        // allocated for as long as the request is in flight, and every value it could hold
+        // (an inlined function's locals included) makes it larger.
+        let answer: (Data, ResponseHead)
         do {
-            (data, head) = try await exchange(request)
-        } catch let error as RequestError {
-            throw APIError(kind: .invalidRequest(error), method: method, url: request.url)
-        } catch let error as NotHTTPResponse {
-            throw APIError(kind: .notHTTP, method: method, url: request.url, body: error.body)
+            answer = try await exchange(request)
         } catch {
-            throw APIError(kind: .transport(error), method: method, url: request.url)
+            throw Self.apiError(for: error, of: request)
         }
-        guard acceptableStatusCodes.contains(head.statusCode) else {
-            let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
-            throw APIError(kind: kind, method: method, url: request.url, head: head, body: data)
+        try checkStatus(of: answer, for: request)
+        return answer
+    }
+
+    /// The ``APIError`` for an exchange that failed.
+    @inline(never)
+    private static func apiError(for error: any Error, of request: URLRequest) -> APIError {
+        let method = request.httpMethod ?? "GET"
+        switch error {
+        case let error as RequestError:
+            return APIError(kind: .invalidRequest(error), method: method, url: request.url)
+        case let error as NotHTTPResponse:
+            return APIError(kind: .notHTTP, method: method, url: request.url, body: error.body)
+        default:
+            return APIError(kind: .transport(error), method: method, url: request.url)
         }
-        return (data, head)
+    }
+
+    /// Throws for a status outside ``acceptableStatusCodes``.
+    @inline(never)
+    private func checkStatus(of answer: (Data, ResponseHead), for request: URLRequest) throws(APIError) {
+        let head = answer.1
+        guard !acceptableStatusCodes.contains(head.statusCode) else { return }
+        let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
+        throw APIError(kind: kind, method: request.httpMethod ?? "GET", url: request.url, head: head, body: answer.0)
     }
 
     /// ``response(to:)`` with Foundation's response, built for this caller.

@@ -21,7 +21,16 @@ public struct ResponseHead: Sendable {
     public let httpVersion: HTTPVersion
     /// What the engine measured of the exchange (redirects included, see
     /// ``ExchangeMetrics/redirects``).
-    public internal(set) var metrics: ExchangeMetrics
+    public internal(set) var metrics: ExchangeMetrics {
+        get { measured.metrics }
+        set { measured = .boxing(newValue) }
+    }
+    /// The metrics behind a reference: inline they are ~300 bytes, and a head is held across
+    /// `await` by every layer an exchange passes through, so each of those async frames, which
+    /// stay allocated while the request is in flight, carried them again. A burst of thousands
+    /// of requests grew the process by that much per request. Written only by the layers that
+    /// add redirects or attempts.
+    private var measured: MeasuredMetrics
     /// The Foundation response this head was read from, handed back as it is.
     private let foundation: FoundationResponse?
 
@@ -34,7 +43,7 @@ public struct ResponseHead: Sendable {
         self.headerFields = headerFields
         self.url = url
         self.httpVersion = httpVersion
-        self.metrics = metrics
+        measured = .boxing(metrics)
         foundation = nil
     }
 
@@ -49,7 +58,7 @@ public struct ResponseHead: Sendable {
         headerFields = HeaderFields(foundation)
         url = http.url
         httpVersion = .http1_1
-        metrics = ExchangeMetrics()
+        measured = .none
         self.foundation = foundation
     }
 
@@ -78,5 +87,22 @@ public struct ResponseHead: Sendable {
     /// ``httpURLResponse``, or a plain `URLResponse` for the URL where Foundation refuses it.
     package var urlResponse: URLResponse {
         httpURLResponse ?? URLResponse(url: url ?? URL(fileURLWithPath: "/"), mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+    }
+}
+
+/// ``ResponseHead/metrics`` behind a reference; see ``ResponseHead``.
+private final class MeasuredMetrics: Sendable {
+    /// Nothing measured, shared by every head that has no metrics.
+    static let none = MeasuredMetrics(ExchangeMetrics())
+
+    let metrics: ExchangeMetrics
+
+    private init(_ metrics: ExchangeMetrics) {
+        self.metrics = metrics
+    }
+
+    /// A box for `metrics`, or the shared one when nothing was measured.
+    static func boxing(_ metrics: ExchangeMetrics) -> MeasuredMetrics {
+        metrics == ExchangeMetrics() ? none : MeasuredMetrics(metrics)
     }
 }

@@ -24,38 +24,66 @@ public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> N
 func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
-            var current = request
-            var currentUpload = upload
-            var redirects = 0
-            var hops: [ExchangeMetrics] = []
+            var walk = RedirectWalk(policy: policy, current: request, currentUpload: upload)
             while true {
                 let (body, response): (Body, Head)
                 do {
-                    (body, response) = try await send(current, currentUpload)
-                } catch let error as URLError where !hops.isEmpty {
-                    // What the engine measured of the hop that failed, after the hops before it.
-                    throw error.changingMetrics { $0.redirects = hops }
+                    (body, response) = try await send(walk.current, walk.currentUpload)
+                } catch let error as URLError {
+                    throw walk.failure(error)
                 }
-                guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else {
-                    return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
-                }
-                let location = response.fieldValue("Location")
-                let decision = policy.decision(
-                    after: current, uploading: &currentUpload, statusCode: statusCode, location: location, redirectsSoFar: redirects
-                )
-                switch decision {
-                case .deliver:
-                    return hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
-                case .follow(let next):
-                    try Task.checkCancellation(url: next.url)
-                    current = next
-                    redirects += 1
-                    if let metrics = response.hopMetrics { hops.append(metrics) }
-                case .fail(let code, let message):
-                    throw URLError(code, message, url: current.url)
-                }
+                if try walk.isAnswer(response) { return walk.answer(body, response) }
             }
         }
+    }
+}
+
+/// Where a chain of redirects stands: the hop to send next, and what the hops so far measured.
+///
+/// Its decisions are synchronous and kept out of line, so that the layer's async frame, which
+/// stays allocated for as long as a request is in flight, holds only this and the answer in
+/// hand; with the decisions inlined it held their every temporary, ~5 KiB per request.
+private struct RedirectWalk {
+    let policy: RedirectPolicy
+    var current: URLRequest
+    var currentUpload: UploadBody?
+    var redirects = 0
+    var hops: [ExchangeMetrics] = []
+
+    /// The error of a hop that failed, with what the engine measured of it after the hops
+    /// before it.
+    @inline(never)
+    func failure(_ error: URLError) -> URLError {
+        hops.isEmpty ? error : error.changingMetrics { $0.redirects = hops }
+    }
+
+    /// Whether `response` is the answer; when it is a redirect to follow, moves on to the hop
+    /// it leads to.
+    @inline(never)
+    mutating func isAnswer<Head: ExchangeHead>(_ response: Head) throws -> Bool {
+        guard let statusCode = response.httpStatusCode, RedirectPolicy.isRedirect(statusCode) else { return true }
+        let location = response.fieldValue("Location")
+        let decision = policy.decision(
+            after: current, uploading: &currentUpload, statusCode: statusCode, location: location, redirectsSoFar: redirects
+        )
+        switch decision {
+        case .deliver:
+            return true
+        case .follow(let next):
+            try Task.checkCancellation(url: next.url)
+            current = next
+            redirects += 1
+            if let metrics = response.hopMetrics { hops.append(metrics) }
+            return false
+        case .fail(let code, let message):
+            throw URLError(code, message, url: current.url)
+        }
+    }
+
+    /// The answer, carrying the metrics of the hops before it.
+    @inline(never)
+    func answer<Body: ExchangeBody, Head: ExchangeHead>(_ body: Body, _ response: Head) -> (Body, Head) {
+        hops.isEmpty ? (body, response) : (body.redirected(after: hops), response.redirected(after: hops))
     }
 }
 

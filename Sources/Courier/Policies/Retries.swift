@@ -61,54 +61,64 @@ func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
                   // A body read once is gone: sending it again would send nothing, or half.
                   request.httpBodyStream == nil, upload?.isReplayable != false
             else { return try await send(request, upload) }
-            let clock = ContinuousClock()
-            let start = clock.now
-            var attempts: [ExchangeAttempt] = []
-            while true {
-                let number = attempts.count + 1
-                let began = clock.now
-                var attempt: ExchangeAttempt
-                let wait: TimeInterval
-                do {
-                    let (body, response) = try await send(request, upload)
-                    guard let statusCode = response.httpStatusCode,
-                          let delay = policy.delay(
-                              afterStatus: statusCode, retryAfter: response.fieldValue("Retry-After"), attempt: number,
-                              elapsed: (clock.now - start).timeInterval, random: random(), now: Date()
-                          )
-                    else {
-                        return attempts.isEmpty ? (body, response) : (body.retried(after: attempts), response.retried(after: attempts))
-                    }
-                    // The body is dropped here; one still arriving is cancelled with it.
-                    attempt = ExchangeAttempt(statusCode: statusCode, duration: clock.now - began, delay: .zero, metrics: response.hopMetrics)
-                    wait = delay
-                } catch let error as URLError {
-                    guard let delay = policy.delay(
-                        afterFailure: error.code, attempt: number, elapsed: (clock.now - start).timeInterval, random: random()
-                    ) else {
-                        // What the engine measured of the last attempt, after the attempts before it.
-                        throw attempts.isEmpty ? error : error.afterAttempts(number, for: request).changingMetrics { $0.attempts = attempts }
-                    }
-                    attempt = ExchangeAttempt(
-                        errorCode: error.code, duration: clock.now - began, delay: .zero, metrics: error.exchangeMetrics
-                    )
-                    wait = delay
-                }
-                let pause = Duration.milliseconds(Int64((wait.boundedPause * 1000).rounded(.up)))
-                attempt.delay = pause
-                attempts.append(attempt)
-                do {
-                    try await sleep(pause)
-                } catch {
-                    throw URLError(
-                        .cancelled,
-                        "the request was cancelled while waiting \(pause.formattedSeconds) before attempt \(number + 1)",
-                        url: request.url
-                    )
-                }
-                try Task.checkCancellation(url: request.url)
-            }
+            return try await sendRetrying(request, upload, policy: policy, random: random, sleep: sleep, send: send)
         }
+    }
+}
+
+/// The attempts of one request that may be retried. A function of its own, so that the frame
+/// of its loop (attempts, errors, heads of earlier attempts: several KiB) is allocated only for
+/// such requests, not for every request in flight that passes through the layer.
+private func sendRetrying<Body: ExchangeBody, Head: ExchangeHead>(
+    _ request: URLRequest, _ upload: UploadBody?, policy: RetryPolicy, random: @Sendable () -> Double,
+    sleep: @Sendable (Duration) async throws -> Void, send: Exchange<Body, Head>
+) async throws -> (Body, Head) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var attempts: [ExchangeAttempt] = []
+    while true {
+        let number = attempts.count + 1
+        let began = clock.now
+        var attempt: ExchangeAttempt
+        let wait: TimeInterval
+        do {
+            let (body, response) = try await send(request, upload)
+            guard let statusCode = response.httpStatusCode,
+                  let delay = policy.delay(
+                      afterStatus: statusCode, retryAfter: response.fieldValue("Retry-After"), attempt: number,
+                      elapsed: (clock.now - start).timeInterval, random: random(), now: Date()
+                  )
+            else {
+                return attempts.isEmpty ? (body, response) : (body.retried(after: attempts), response.retried(after: attempts))
+            }
+            // The body is dropped here; one still arriving is cancelled with it.
+            attempt = ExchangeAttempt(statusCode: statusCode, duration: clock.now - began, delay: .zero, metrics: response.hopMetrics)
+            wait = delay
+        } catch let error as URLError {
+            guard let delay = policy.delay(
+                afterFailure: error.code, attempt: number, elapsed: (clock.now - start).timeInterval, random: random()
+            ) else {
+                // What the engine measured of the last attempt, after the attempts before it.
+                throw attempts.isEmpty ? error : error.afterAttempts(number, for: request).changingMetrics { $0.attempts = attempts }
+            }
+            attempt = ExchangeAttempt(
+                errorCode: error.code, duration: clock.now - began, delay: .zero, metrics: error.exchangeMetrics
+            )
+            wait = delay
+        }
+        let pause = Duration.milliseconds(Int64((wait.boundedPause * 1000).rounded(.up)))
+        attempt.delay = pause
+        attempts.append(attempt)
+        do {
+            try await sleep(pause)
+        } catch {
+            throw URLError(
+                .cancelled,
+                "the request was cancelled while waiting \(pause.formattedSeconds) before attempt \(number + 1)",
+                url: request.url
+            )
+        }
+        try Task.checkCancellation(url: request.url)
     }
 }
 
