@@ -127,7 +127,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("by CAllocationCounter; the driver alone (no client) makes \(cell(harness, 0, decimals: 1)) of them, not subtracted above.")
     print("The C program's count is libcurl's own work per request; Courier's transport path is what a")
     print("Courier client makes beyond it and the driver (the targets below).")
-    print("start-up: mean wall time of a process that makes one GET and exits (Courier: courier-once, which")
+    print("start-up: median wall time of a process that makes one GET and exits (Courier: courier-once, which")
     print("links only Courier; AsyncHTTPClient: courier-benchmark). With --static-swift-stdlib (libc and libcurl")
     print("still shared, as for C): Courier curl \(cell((startupMicroseconds["Courier curl, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms, URLSession \(cell((startupMicroseconds["URLSession, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms.")
 
