@@ -251,7 +251,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             do {
                 try Curl.perform(multi)
                 turn &+= 1
-                for transfer in streaming.values { transfer.flushStreamedBody() }
+                for transfer in streaming.values { transfer.flushStreamedBody(atTurnEnd: true) }
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
                 }
