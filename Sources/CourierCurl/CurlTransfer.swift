@@ -440,11 +440,20 @@ final class CurlTransfer: @unchecked Sendable {
         let progressed = receivedThisTurn
         if atTurnEnd { receivedThisTurn = false }
         guard let bodyStorage, pending != nil else { return }
-        if atTurnEnd, progressed, lastPieceFilledReceiveBuffer, let easy,
-           let socket = Curl.activeSocket(easy), Curl.hasUnreadBytes(socket: socket) {
-            return
-        }
-        _ = flush(to: bodyStorage)
+        let keeps = Self.keepsGatheredPiece(
+            atTurnEnd: atTurnEnd, receivedThisTurn: progressed, lastReadFilledBuffer: lastPieceFilledReceiveBuffer,
+            socketHoldsMore: easy.flatMap(Curl.activeSocket).map { Curl.hasUnreadBytes(socket: $0) } ?? false
+        )
+        if !keeps { _ = flush(to: bodyStorage) }
+    }
+
+    /// The rule of ``flushStreamedBody(atTurnEnd:)``: keep gathering only at the end of a turn
+    /// that read a piece filling the receive buffer, while the socket holds more. The socket is
+    /// asked (a system call) only when the rest holds.
+    static func keepsGatheredPiece(
+        atTurnEnd: Bool, receivedThisTurn: Bool, lastReadFilledBuffer: Bool, socketHoldsMore: @autoclosure () -> Bool
+    ) -> Bool {
+        atTurnEnd && receivedThisTurn && lastReadFilledBuffer && socketHoldsMore()
     }
 
     /// False when the transfer must stop (an impossible state, see ``CurlTransferState``).
