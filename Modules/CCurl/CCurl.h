@@ -190,6 +190,10 @@ static inline CURLcode ccurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, voi
     return curl_easy_getinfo(easy, info, value);
 }
 
+static inline CURLcode ccurl_easy_getinfo_socket(CURL *easy, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+
 /// For infos whose result is a `char *` libcurl owns (CURLINFO_PRIMARY_IP, CURLINFO_LOCAL_IP):
 /// valid until the handle's next transfer, so the caller copies it at once.
 static inline CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {

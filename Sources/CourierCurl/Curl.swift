@@ -327,6 +327,21 @@ package enum Curl {
         return Int64(value)
     }
 
+    /// CURLINFO_ACTIVESOCKET: the socket the transfer's connection uses, nil when it has none.
+    static func activeSocket(_ easy: EasyPointer) -> Int32? {
+        var value: curl_socket_t = CURL_SOCKET_BAD
+        guard ccurl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &value) == CURLE_OK,
+              value != CURL_SOCKET_BAD else { return nil }
+        return value
+    }
+
+    /// Whether bytes wait unread in `socket`'s receive queue: a one-byte `MSG_PEEK` that does
+    /// not block and takes nothing.
+    static func hasUnreadBytes(socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
     /// CURLINFO_OS_ERRNO: the errno of the last failed connect, 0 if none.
     static func osErrno(_ easy: EasyPointer) -> Int32 {
         var value = 0

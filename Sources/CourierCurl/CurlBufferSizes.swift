@@ -17,11 +17,18 @@ struct CurlBufferSizes: Equatable {
     /// libcurl's smallest upload buffer (`UPLOADBUFFER_MIN`); it raises anything below.
     static let libcurlUploadMinimum = 16 << 10
 
-    /// The receive buffer of a response that may be large: a streamed body, and the collected
-    /// body of a request without one (a GET). Also the size of the chunks handed to a streamed
-    /// body's reader: libcurl's 16 KiB default costs a callback, and a wake-up of the reader,
-    /// per 16 KiB, and a 10 MiB GET took ~40% more CPU with it.
+    /// The receive buffer of a response that may be large and is collected: the body of a
+    /// request without one (a GET); libcurl's 16 KiB default made a 10 MiB GET take ~40% more
+    /// CPU. Also the size of the chunks handed to a streamed body's reader, gathered from
+    /// several reads (see ``CurlTransfer/flushStreamedBody(atTurnEnd:)``): each chunk wakes a
+    /// reader that keeps up.
     static let largeReceive = 256 << 10
+    /// The receive buffer of a streamed body. Smaller than ``largeReceive`` so that a read which
+    /// fills it says the socket holds more (loopback reads of a 1 MiB body returned ~108 KiB
+    /// on average into 256 KiB, so a full read was rare), which lets the transfer gather reads
+    /// into chunks without holding any byte back; and a block of this size comes from the heap
+    /// rather than from fresh pages that fault in on every transfer.
+    static let streamedReceive = 64 << 10
     /// libcurl's 64 KiB default: what it sends per `send` of a body it reads through the read
     /// callback. Bodies below it get a buffer of their own size (libcurl raises it to 16 KiB).
     static let dataUploadMaximum = libcurlUploadDefault
@@ -37,7 +44,11 @@ struct CurlBufferSizes: Equatable {
     /// faulted in fresh pages (9.7 page faults a request against 0.7, and ~30% more CPU).
     init(for transfer: CurlTransfer) {
         let sendsBody = transfer.uploadReader != nil || !transfer.plan.body.isEmpty
-        receive = transfer.bodyStorage != nil || !sendsBody ? Self.largeReceive : Self.libcurlReceiveDefault
+        if transfer.bodyStorage != nil {
+            receive = Self.streamedReceive
+        } else {
+            receive = sendsBody ? Self.libcurlReceiveDefault : Self.largeReceive
+        }
         if transfer.uploadReader != nil {
             upload = Self.libcurlUploadDefault
         } else {

@@ -287,7 +287,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             do {
                 try socketEvents.drive()
                 turn &+= 1
-                for transfer in streaming.values { transfer.flushStreamedBody() }
+                for transfer in streaming.values { transfer.flushStreamedBody(atTurnEnd: true) }
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
                 }

@@ -68,6 +68,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Streamed body bytes gathered since the last hand-over (see ``streamBody(_:to:)``).
     private var pending: CurlBodyBufferPool.Buffer?
     private var pendingCount = 0
+    /// Whether the last piece of a streamed body filled libcurl's receive buffer, and whether
+    /// a piece arrived since the last turn of the event loop (see ``flushStreamedBody(atTurnEnd:)``).
+    private var lastPieceFilledReceiveBuffer = false
+    private var receivedThisTurn = false
     /// A streamed body's head was handed to the awaiting task; header lines now are trailers.
     private(set) var headIsHandedOver = false
     private var trailerBytes: [UInt8] = []
@@ -402,9 +406,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// reader's buffer bounds memory. Once the buffer is full the bytes are refused with
     /// `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
     ///
-    /// Pieces are gathered into one chunk per ``CurlBufferSizes/largeReceive`` (or per turn
-    /// of the event loop, see ``flushStreamedBody()``): each chunk handed over wakes the reader,
-    /// and one socket read on loopback is often a few KiB.
+    /// Pieces are gathered into one chunk per ``CurlBufferSizes/largeReceive``, or fewer bytes
+    /// once the socket has nothing more (see ``flushStreamedBody(atTurnEnd:)``): each chunk
+    /// handed over wakes a reader that keeps up.
     private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
         if withState({ $0.receivePaused }) { return Curl.writePause }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return bytes.count }
@@ -416,15 +420,40 @@ final class CurlTransfer: @unchecked Sendable {
         pending = buffer
         pendingCount += bytes.count
         streamedBodyBytes += bytes.count
+        lastPieceFilledReceiveBuffer = bytes.count >= CurlBufferSizes.streamedReceive
+        receivedThisTurn = true
         if pendingCount >= CurlBufferSizes.largeReceive, !flush(to: storage) { return 0 }
         return bytes.count
     }
 
     /// Hands the gathered piece of a streamed body to its reader; called by the event loop after
-    /// each turn of libcurl and before the transfer completes, so nothing waits longer than that.
-    func flushStreamedBody() {
+    /// each turn of libcurl (`atTurnEnd`) and before the transfer completes.
+    ///
+    /// At the end of a turn the piece is kept only while more is certain to follow at once: a
+    /// read in this turn filled libcurl's receive buffer and the socket still holds unread
+    /// bytes, so the loop's next poll returns straight away and libcurl reads them. Anything
+    /// else goes now: a short read means the socket was drained, and a turn that brought this
+    /// transfer nothing (an HTTP/2 connection busy with other streams) ends the wait. A reader
+    /// that keeps up is woken once per gathered chunk rather than once per read, without any
+    /// byte waiting for bytes that have not arrived.
+    func flushStreamedBody(atTurnEnd: Bool = false) {
+        let progressed = receivedThisTurn
+        if atTurnEnd { receivedThisTurn = false }
         guard let bodyStorage, pending != nil else { return }
-        _ = flush(to: bodyStorage)
+        let keeps = Self.keepsGatheredPiece(
+            atTurnEnd: atTurnEnd, receivedThisTurn: progressed, lastReadFilledBuffer: lastPieceFilledReceiveBuffer,
+            socketHoldsMore: easy.flatMap(Curl.activeSocket).map { Curl.hasUnreadBytes(socket: $0) } ?? false
+        )
+        if !keeps { _ = flush(to: bodyStorage) }
+    }
+
+    /// The rule of ``flushStreamedBody(atTurnEnd:)``: keep gathering only at the end of a turn
+    /// that read a piece filling the receive buffer, while the socket holds more. The socket is
+    /// asked (a system call) only when the rest holds.
+    static func keepsGatheredPiece(
+        atTurnEnd: Bool, receivedThisTurn: Bool, lastReadFilledBuffer: Bool, socketHoldsMore: @autoclosure () -> Bool
+    ) -> Bool {
+        atTurnEnd && receivedThisTurn && lastReadFilledBuffer && socketHoldsMore()
     }
 
     /// False when the transfer must stop (an impossible state, see ``CurlTransferState``).

@@ -7,6 +7,11 @@ import CourierCurl
 import Foundation
 import NIOCore
 
+/// Streams at once on the one HTTP/2 connection of the h2 rows: all of the burst's 2,000.
+/// Benchmarks/run gives nginx the same (`http2_max_concurrent_streams`, 128 by default), and
+/// AsyncHTTPClient takes the server's; c/multi-get.c sets it too (`H2_STREAMS`).
+let http2StreamsPerConnection = 2_000
+
 /// A client reduced to what the driver needs: send the workload's request once and return the
 /// body's size; throw for anything but a 200.
 struct BenchmarkClient: Sendable {
@@ -119,6 +124,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         var configuration = CurlTransport.Configuration()
         configuration.httpVersion = .automatic
         configuration.maximumConnectionsPerHost = 1
+        configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
         configuration.verifiesPeer = false
         configuration.verifiesHost = false
         let transport = try CurlTransport(configuration: configuration)
@@ -128,7 +134,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         var configuration = HTTPClient.Configuration(certificateVerification: .none)
         configuration.httpVersion = .automatic
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        let sendable = HTTPClientRequest(url: url.absoluteString)
+        let sendable = ahcRequest(url, workload)
         return BenchmarkClient(
             name: "AsyncHTTPClient",
             fetch: {
@@ -147,12 +153,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        var ahcRequest = HTTPClientRequest(url: url.absoluteString)
-        if workload.postBytes > 0 {
-            ahcRequest.method = .POST
-            ahcRequest.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.postBytes))
-        }
-        let sendable = ahcRequest
+        let sendable = ahcRequest(url, workload)
         let slow = HTTPClientRequest(url: url.deletingLastPathComponent().appendingPathComponent("slow").absoluteString)
         return BenchmarkClient(
             name: decodes ? "AsyncHTTPClient JSON" : "AsyncHTTPClient",
@@ -174,6 +175,16 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     default:
         throw BenchmarkError.unknownClient(name)
     }
+}
+
+/// The workload's request for AsyncHTTPClient, built once as for the other clients.
+private func ahcRequest(_ url: URL, _ workload: Workload) -> HTTPClientRequest {
+    var request = HTTPClientRequest(url: url.absoluteString)
+    if workload.postBytes > 0 {
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.postBytes))
+    }
+    return request
 }
 
 private func curlTransport(connections: Int, recordsMetrics: Bool = true) throws -> CurlTransport {

@@ -11,7 +11,10 @@ private let startupNames = [
     "c": "C libcurl multi", "curl": "Courier curl", "ahc": "AsyncHTTPClient", "urlsession": "URLSession",
     "curl-static": "Courier curl, static stdlib", "urlsession-static": "URLSession, static stdlib",
 ]
-private let tableWorkloads = ["get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64", "h2get13x64"]
+private let tableWorkloads = [
+    "get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64",
+    "h2get13x1", "h2get13x64", "h2get1mx8", "h2post64kx16", "h2burst2000",
+]
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.filter { !$0.isNaN }.sorted()
@@ -68,6 +71,8 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("APIClient(baseURL:exchange: transport.exchange).send of a Request<Data>; APIClient JSON decodes a")
     print("small object (AsyncHTTPClient JSON: execute, collect, JSONDecoder), with the C program as the GET ceiling;")
     print("no metrics = the same APIClient with CurlTransport.Configuration.recordsMetrics off.")
+    print("h2 rows: HTTP/2 over TLS (ALPN), every request multiplexed on one connection (up to 2,000")
+    print("streams at once); Courier curl = data(for:) with httpVersion .automatic, C = libcurl 2TLS + PIPEWAIT.")
     print("")
     print("workload                    client                 req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
     for workload in tableWorkloads {
@@ -122,7 +127,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("by CAllocationCounter; the driver alone (no client) makes \(cell(harness, 0, decimals: 1)) of them, not subtracted above.")
     print("The C program's count is libcurl's own work per request; Courier's transport path is what a")
     print("Courier client makes beyond it and the driver (the targets below).")
-    print("start-up: mean wall time of a process that makes one GET and exits (Courier: courier-once, which")
+    print("start-up: median wall time of a process that makes one GET and exits (Courier: courier-once, which")
     print("links only Courier; AsyncHTTPClient: courier-benchmark). With --static-swift-stdlib (libc and libcurl")
     print("still shared, as for C): Courier curl \(cell((startupMicroseconds["Courier curl, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms, URLSession \(cell((startupMicroseconds["URLSession, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms.")
 
@@ -130,6 +135,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     let light = "curl, CurlResponse"
     let client = "curl, APIClient"
     let both = "curl, both"
+    let ahc = "AsyncHTTPClient"
     let libcurlOwn = allocationsPerRequest(ceiling)
     let targets: [(String, Double, String, Bool)] = [
         ("curl ÷ C req/s, 64 in flight", rate(curl, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
@@ -153,6 +159,11 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("curl ÷ AsyncHTTPClient req/s, 64", rate(curl, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
         ("  CurlResponse ÷ AsyncHTTPClient, 64", rate(light, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
         ("curl ÷ URLSession req/s, 64", rate(curl, "get13x64") / rate("URLSession", "get13x64"), "(stated)", true),
+        ("curl ÷ AHC req/s, h2 1 in flight", rate(curl, "h2get13x1") / rate(ahc, "h2get13x1"), "≥ 1.00", true),
+        ("curl ÷ AHC req/s, h2 64 in flight", rate(curl, "h2get13x64") / rate(ahc, "h2get13x64"), "≥ 1.00", true),
+        ("curl ÷ AHC MB/s, h2 1 MiB × 8", megabytes(curl, "h2get1mx8") / megabytes(ahc, "h2get1mx8"), "≥ 1.00", true),
+        ("curl ÷ AHC req/s, h2 POST 64 KiB × 16", rate(curl, "h2post64kx16") / rate(ahc, "h2post64kx16"), "≥ 1.00", true),
+        ("curl ÷ AHC req/s, h2 2,000 at once", rate(curl, "h2burst2000") / rate(ahc, "h2burst2000"), "≥ 1.00", true),
         ("curl 10 MiB peak RSS above idle", rssAboveIdle(curl), "≤ 3.00 × body", false),
         ("curl allocs/GET beyond libcurl's", allocationsPerRequest(curl) - harness - libcurlOwn, "≤ 20", false),
         ("  CurlResponse allocs/GET beyond", allocationsPerRequest(light) - harness - libcurlOwn, "≤ 20", false),

@@ -26,9 +26,17 @@ struct Workload: Sendable {
         Workload(name: "post64kx16", title: "POST 64 KiB, 16 in flight", path: "/post", width: 16, total: nil, expectedBytes: 2, postBytes: 64 << 10),
         Workload(name: "json64", title: "GET JSON, decoded, 64", path: "/json", width: 64, total: nil, expectedBytes: jsonBody.utf8.count),
         Workload(name: "burst2000", title: "2,000 at once, 64 conns", path: "/small", width: 2_000, total: 2_000, expectedBytes: 13),
-        // Over TLS to nginx's h2 listener: 64 streams multiplexed on one HTTP/2 connection
-        // (clients curl-h2 and ahc-h2, given the https base URL).
-        Workload(name: "h2get13x64", title: "GET 13 B, 64 on 1 h2 conn", path: "/small", width: 64, total: nil, expectedBytes: 13),
+        // Over TLS to nginx's h2 listener, every request multiplexed on one HTTP/2 connection
+        // (clients curl-h2 and ahc-h2, given the https base URL). The upload goes to /upload,
+        // where nginx reads the body: over HTTP/2 it counts a body it skips as a flood.
+        Workload(name: "h2get13x1", title: "h2: GET 13 B, 1", path: "/small", width: 1, total: nil, expectedBytes: 13),
+        Workload(name: "h2get13x64", title: "h2: GET 13 B, 64", path: "/small", width: 64, total: nil, expectedBytes: 13),
+        Workload(name: "h2get1mx8", title: "h2: GET 1 MiB, 8", path: "/1m", width: 8, total: nil, expectedBytes: 1 << 20),
+        Workload(
+            name: "h2post64kx16", title: "h2: POST 64 KiB, 16", path: "/upload", width: 16, total: nil, expectedBytes: 2,
+            postBytes: 64 << 10
+        ),
+        Workload(name: "h2burst2000", title: "h2: 2,000 at once", path: "/small", width: 2_000, total: 2_000, expectedBytes: 13),
         // Not in the main table: 2,000 sequential small GETs with the allocation counter on.
         Workload(name: "allocs", title: "allocations", path: "/small", width: 1, total: 2_000, expectedBytes: 13),
         // One request, then 2 s idle: the transport's CPU when nothing is asked of it.
