@@ -15,9 +15,7 @@ import Synchronization
 /// transfers is ready or libcurl's timer is due (``CurlSocketEvents``, libcurl's event-driven
 /// interface over epoll), so an idle transport costs no CPU. It resumes
 /// continuations and does nothing else for the awaiting tasks: responses are parsed and built
-/// on those tasks. Right after resuming with nothing left running it stays awake for a few
-/// microseconds (``CurlIdleWait``), so that a task sending requests one after another finds it
-/// awake and submits its next one without a wake-up.
+/// on those tasks.
 ///
 /// It is also a `TaskExecutor`: a task that prefers it (see ``CurlTransport/executor``) runs
 /// between two waits of this thread, so the continuation of its request resumes
@@ -78,10 +76,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// How the thread waits for its transfers' sockets and is woken (``CurlSocketEvents``).
     private let socketEvents: CurlSocketEvents
     private let inbox = Locked(Inbox())
-    /// Set under the inbox's lock whenever a command is appended, cleared when the thread takes
-    /// the batch: the thread watches it after resuming tasks (see ``CurlIdleWait``) without
-    /// taking the lock in a loop, which would put a submitting task to sleep on it.
-    private let commandsArrived = Atomic<Bool>(false)
     /// Senders that decided under the inbox's lock to wake the thread and are calling
     /// the wake-up outside it; the thread waits for them before cleaning up the multi handle and
     /// closing what wakes it (see ``wake()``).
@@ -115,8 +109,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     private var nextOverdueCheck = ContinuousClock.now
-    /// Whether to watch the inbox before sleeping (see ``watchInbox(until:)``).
-    private var idleWait = CurlIdleWait()
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
     private let recordsMetrics: Bool
 
@@ -239,11 +231,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         return accepted
     }
 
-    /// Under the inbox's lock, once a command was appended: flags it for a watching thread and,
-    /// when the thread must be woken, counts the wake-up as in flight, so the thread cannot
-    /// clean up the multi handle before it was sent.
+    /// Under the inbox's lock, once a command was appended: when the thread must be woken,
+    /// counts the wake-up as in flight, so the thread cannot clean up the multi handle before
+    /// it was sent.
     private func acceptWakingIfNeeded(_ mustWake: Bool) -> Bool {
-        commandsArrived.store(true, ordering: .releasing)
         if mustWake { _ = wakeupsInFlight.add(1, ordering: .relaxed) }
         return mustWake
     }
@@ -273,7 +264,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             for _ in 0..<Self.commandRoundsPerIteration {
                 let hasCommands = inbox.withLock { inbox in
                     swap(&inbox.commands, &batch)
-                    commandsArrived.store(false, ordering: .relaxed)
                     inbox.isAwake = true
                     return !batch.isEmpty
                 }
@@ -293,10 +283,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 }
                 endOverdueTransfers()
                 admitWaiting()
-                let resumed = endedTransfers.count
                 publishStatistics()
                 resumeEndedTransfers()
-                watchInboxIfWorthIt(afterResuming: resumed)
                 // The wait ends at libcurl's own next timeout. While transfers are in
                 // flight the cap is short: twice in benchmarks a burst queued behind the
                 // per-host connection limit sat idle for exactly the old 10 s cap (0.2 s of
@@ -319,23 +307,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
         }
         tearDown(failingWith: failure ?? CurlError.transportShutDown)
-    }
-
-    /// Watches the inbox for the next request of a task just resumed, when ``CurlIdleWait``
-    /// says so.
-    private func watchInboxIfWorthIt(afterResuming resumed: Int) {
-        let decision = idleWait.afterTurn(resumed: resumed, transfersLeft: running.count + waiting.count, now: .now)
-        guard case .watchInbox(let deadline) = decision else { return }
-        idleWait.watchEnded(foundCommand: watchInbox(until: deadline))
-    }
-
-    /// Looks for a command until `deadline` without sleeping; true when one came. It is taken
-    /// at the next turn: the thread is still awake, so its sender did not wake it.
-    private func watchInbox(until deadline: ContinuousClock.Instant) -> Bool {
-        while !commandsArrived.load(ordering: .acquiring) {
-            if ContinuousClock.now >= deadline { return false }
-        }
-        return true
     }
 
     /// Returns true when the loop must end.
