@@ -43,6 +43,10 @@ final class CurlSocketEvents: @unchecked Sendable {
     func drive() throws(CurlError) {
         for index in 0..<readyCount {
             guard let event = epoll.event(at: index) else { continue }
+            if registry.takeUnwanted(event.descriptor) {
+                epoll.unwatch(event.descriptor)
+                continue
+            }
             // An error or a hang-up is handed over as readiness in the directions libcurl waits
             // for: it then reads or writes and learns the cause (a reset, say) from the socket,
             // as it does after `poll`.
@@ -91,9 +95,6 @@ final class CurlSocketEvents: @unchecked Sendable {
             return epoll.watch(socket, readable: interest.readable, writable: interest.writable, isNew: true)
         case .modify(let interest):
             return epoll.watch(socket, readable: interest.readable, writable: interest.writable, isNew: false)
-        case .remove:
-            epoll.unwatch(socket)
-            return true
         }
     }
 
