@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "allocation_counter.h"
+#include "measure.h"
 
 typedef struct {
     CURL *easy;
@@ -59,11 +60,6 @@ static void record_latency(Latencies *latencies, double seconds) {
         latencies->capacity = capacity;
     }
     latencies->values[latencies->count++] = seconds;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 // The value below which `fraction` of the sorted latencies lie (nearest rank), in milliseconds.
@@ -119,19 +115,6 @@ static void ended(CURLM *multi, Queue *queue) {
         curl_multi_add_handle(multi, next->easy);
         queue->in_libcurl++;
     }
-}
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 static long resident_kib(void) {

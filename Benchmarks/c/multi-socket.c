@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure.h"
+
 typedef struct {
     CURL *easy;
     size_t length;
@@ -42,19 +44,6 @@ typedef struct {
     size_t waiting_head, waiting_count, waiting_capacity;
     long in_libcurl, connections;
 } Loop;
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 static size_t on_body(char *data, size_t size, size_t count, void *context) {
     (void)data;
@@ -186,11 +175,6 @@ static void run(Loop *loop) {
         }
         collect(loop);
     }
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static double percentile_ms(const double *sorted, size_t count, double fraction) {
