@@ -441,16 +441,17 @@ struct CurlTransportTests {
         var configuration = CurlTransport.Configuration()
         configuration.maximumConnectionsPerHost = 1
         try await withCurlTransport(configuration) { server, transport in
-            // The slow request holds the one connection for 10 s; the waiting one must time out
-            // long before it frees, whatever a loaded machine adds to the 1 s.
-            let slow = Task { try await transport.http(request(server.url("/delay/10"))) }
+            // The slow request holds the one connection for 30 s; the waiting one must time out
+            // long before it frees, whatever a loaded machine adds to the 1 s, and the test must
+            // still find it running to cancel it when its own task is scheduled late.
+            let slow = Task { try await transport.http(request(server.url("/delay/30"))) }
             _ = await pollUntil { transport.statistics.running == 1 }
             var waiting = request(server.url("/get"))
             waiting.timeoutInterval = 1
             let started = ContinuousClock.now
             let code = await urlErrorCode { _ = try await transport.http(waiting) }
             #expect(code == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(8), "it timed out only once the connection freed")
+            #expect(ContinuousClock.now - started < .seconds(20), "it timed out only once the connection freed")
             slow.cancel()
             #expect(await urlErrorCode { _ = try await slow.value } == .cancelled)
         }
