@@ -213,6 +213,8 @@ package enum Curl {
         // HTTP/2 and TLS identity (CurlEasyHandle+HTTPVersionAndTLS.swift).
         static let httpVersion = EasyOption(CURLOPT_HTTP_VERSION, "CURLOPT_HTTP_VERSION")
         static let pipeWait = EasyOption(CURLOPT_PIPEWAIT, "CURLOPT_PIPEWAIT")
+        static let freshConnect = EasyOption(CURLOPT_FRESH_CONNECT, "CURLOPT_FRESH_CONNECT")
+        static let forbidReuse = EasyOption(CURLOPT_FORBID_REUSE, "CURLOPT_FORBID_REUSE")
         static let caPath = EasyOption(CURLOPT_CAPATH, "CURLOPT_CAPATH")
         static let sslCertificate = EasyOption(CURLOPT_SSLCERT, "CURLOPT_SSLCERT")
         static let sslKey = EasyOption(CURLOPT_SSLKEY, "CURLOPT_SSLKEY")

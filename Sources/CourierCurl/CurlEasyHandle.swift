@@ -20,6 +20,9 @@ final class CurlEasyHandle {
     private var url: String?
     /// Whether `CURLOPT_POSTFIELDS` points into the current transfer's body.
     private var hasPostFields = false
+    /// Whether the connection options let this request share connections (libcurl's default),
+    /// so they are set only when a request needs the other value.
+    private var reusesConnections = true
     /// The buffer sizes last set (libcurl's defaults until then), so each is set only when a
     /// request needs another.
     private var receiveBufferSize = CurlBufferSizes.libcurlReceiveDefault
@@ -123,6 +126,12 @@ final class CurlEasyHandle {
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
         try Curl.set(easy, .pipeWait, httpVersion.multiplexes(scheme: plan.url.scheme) ? 1 : 0)
+        let reusesConnections = httpVersion.reusesConnections(scheme: plan.url.scheme)
+        if reusesConnections != self.reusesConnections {
+            try Curl.set(easy, .freshConnect, reusesConnections ? 0 : 1)
+            try Curl.set(easy, .forbidReuse, reusesConnections ? 0 : 1)
+            self.reusesConnections = reusesConnections
+        }
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         try Curl.set(easy, .privateData, pointer: context)

@@ -15,6 +15,15 @@ struct CurlFeatures: Equatable, Sendable {
     /// Offered over TLS by ALPN when present (``CurlTransport/HTTPVersionPreference/automatic``).
     var http2: Bool
 
+    /// Whether an HTTP/2 connection opened with prior knowledge over cleartext (h2c) can carry
+    /// a second request. Before 8.0 it cannot: libcurl answers the first request and fails every
+    /// later one on that connection, sequential or multiplexed, with "Error in the HTTP2 framing
+    /// layer" (fixed in 8.0; the curl command line of 7.88 fails the same way). h2 over TLS is
+    /// not affected.
+    var reusesCleartextHTTP2Connections: Bool {
+        versionNumber >= 0x08_00_00
+    }
+
     /// The content codings libcurl decodes, in the order it lists them for
     /// CURLOPT_ACCEPT_ENCODING "" (its `Curl_all_content_encodings`, the same from 7.76 to 7.88).
     var contentCodings: [String] {

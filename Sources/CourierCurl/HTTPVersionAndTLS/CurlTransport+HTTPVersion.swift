@@ -21,6 +21,12 @@ extension CurlTransport {
         /// `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`; curl's `--http2-prior-knowledge`): for servers
         /// known to speak it, such as a service mesh's sidecar. A server that speaks only
         /// HTTP/1.1 fails the request.
+        ///
+        /// libcurl before 8.0 (Debian 12 ships 7.88) cannot send a second request over an h2c
+        /// connection, so there each request to an `http` URL opens a connection of its own and
+        /// closes it afterwards: every request is answered, none shares a connection, and
+        /// ``ExchangeMetrics/connectionReused`` is false. Over `https` connections are shared
+        /// on every version.
         public static let http2PriorKnowledge = HTTPVersionPreference(value: .http2PriorKnowledge)
 
         /// `http1.1`, `automatic` or `http2-prior-knowledge`: the spelling the configuration keys use.
@@ -59,12 +65,24 @@ extension CurlTransport {
         /// Only those wait for a connection being opened (`CURLOPT_PIPEWAIT`) rather than open
         /// their own: a burst of plain HTTP/1.1 requests would otherwise wait one round trip for
         /// the first to learn that its connection cannot be shared.
-        func multiplexes(scheme: String?) -> Bool {
+        func multiplexes(scheme: String?, features: CurlFeatures = Curl.features) -> Bool {
             switch value {
             case .http1_1: false
             case .automatic: scheme?.lowercased() == "https"
-            case .http2PriorKnowledge: true
+            case .http2PriorKnowledge: reusesConnections(scheme: scheme, features: features)
             }
+        }
+
+        /// Whether a connection opened for a request to a URL of `scheme` may carry later
+        /// requests. Not h2c on a libcurl that breaks every request after a connection's first
+        /// (``CurlFeatures/reusesCleartextHTTP2Connections``): there each request opens a
+        /// connection of its own and closes it when done (`CURLOPT_FRESH_CONNECT`,
+        /// `CURLOPT_FORBID_REUSE`), which costs a connection per request and answers every one,
+        /// where sharing would answer only the first. Its metrics say so:
+        /// ``ExchangeMetrics/connectionReused`` is false on each.
+        func reusesConnections(scheme: String?, features: CurlFeatures = Curl.features) -> Bool {
+            guard value == .http2PriorKnowledge else { return true }
+            return features.reusesCleartextHTTP2Connections || scheme?.lowercased() == "https"
         }
     }
 }

@@ -81,6 +81,49 @@ struct CurlTransportHTTP2Tests {
         }
     }
 
+    /// One transport, one after another and then all at once, to an h2c server: every request
+    /// is answered over HTTP/2. libcurl 7.88 fails every request after a connection's first
+    /// with "Error in the HTTP2 framing layer", so there each request must have a connection of
+    /// its own; a later libcurl shares them.
+    @Test func priorKnowledgeAnswersEveryRequestInTurnAndAtOnce() async throws {
+        try await withHTTP2({ $0.httpVersion = .http2PriorKnowledge }) { proxy, transport in
+            var heads: [ResponseHead] = []
+            for index in 0..<3 {
+                let (data, head) = try await transport.exchange(request(proxy.cleartextURL("/get?turn=\(index)")))
+                #expect(try JSONDecoder().decode(Echo.self, from: data).args["turn"] == ["\(index)"])
+                heads.append(head)
+            }
+            heads += try await withThrowingTaskGroup(of: ResponseHead.self) { group in
+                for index in 0..<8 {
+                    group.addTask { try await transport.exchange(request(proxy.cleartextURL("/get?burst=\(index)"))).1 }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(heads.count == 11)
+            #expect(heads.allSatisfy { $0.statusCode == 200 && $0.httpVersion == .http2 })
+            if !Curl.features.reusesCleartextHTTP2Connections {
+                #expect(heads.allSatisfy { $0.metrics.connectionReused == false })
+            }
+            let log = await proxy.accessLog(atLeast: 11)
+            #expect(log.count >= 11 && log.allSatisfy { $0.contains("HTTP/2.0") }, "\(log)")
+        }
+    }
+
+    @Test func h2cConnectionsAreSharedOnlyWhereLibcurlCanReuseThem() {
+        let old = CurlFeatures(versionNumber: 0x07_58_01, zlib: true, brotli: true, zstd: true, http2: true)
+        let new = CurlFeatures(versionNumber: 0x08_00_00, zlib: true, brotli: true, zstd: true, http2: true)
+        let h2c = CurlTransport.HTTPVersionPreference.http2PriorKnowledge
+        #expect(!h2c.reusesConnections(scheme: "http", features: old))
+        #expect(!h2c.multiplexes(scheme: "http", features: old))
+        #expect(!h2c.reusesConnections(scheme: "http+unix", features: old))
+        #expect(h2c.reusesConnections(scheme: "https", features: old))
+        #expect(h2c.multiplexes(scheme: "https", features: old))
+        #expect(h2c.reusesConnections(scheme: "http", features: new))
+        #expect(h2c.multiplexes(scheme: "http", features: new))
+        #expect(CurlTransport.HTTPVersionPreference.automatic.reusesConnections(scheme: "http", features: old))
+        #expect(CurlTransport.HTTPVersionPreference.http1_1.reusesConnections(scheme: "http", features: old))
+    }
+
     @Test func theDefaultSpeaksHTTP1OverCleartext() async throws {
         try await withCurlTransport { server, transport in
             let response = try await transport.response(for: request(server.url("/get")))
