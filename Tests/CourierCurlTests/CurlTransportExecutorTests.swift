@@ -28,21 +28,31 @@ struct CurlTransportExecutorTests {
         }
     }
 
-    @Test func childTasksOnTheExecutorRunConcurrently() async throws {
+    @Test(.timeLimit(.minutes(5))) func childTasksOnTheExecutorRunConcurrently() async throws {
         try await withCurlTransport { server, transport in
-            // /delay holds each response for 0.5 s. Run one after another, the requests would
-            // share one connection; in flight together, they open the per-host limit's worth.
-            // Counted by the server, so a loaded machine cannot make this flaky.
-            let statuses = try await withTaskExecutorPreference(transport.executor) {
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<12 {
-                        group.addTask { try await transport.http(request(server.url("/delay/0.5"))).1.statusCode }
+            // The server never answers, so requests run one after another would never get past
+            // the first: only child tasks that run together fill the per-host limit's worth of
+            // connections and queue the rest, a state the poll waits for however slow the machine.
+            let limit = transport.configuration.maximumConnectionsPerHost
+            let requests = Task {
+                try await withTaskExecutorPreference(transport.executor) {
+                    try await withThrowingTaskGroup(of: URLError.Code?.self) { group in
+                        for _ in 0..<12 {
+                            group.addTask { await urlErrorCode { _ = try await transport.http(request(server.url("/never"))) } }
+                        }
+                        return try await group.reduce(into: []) { $0.append($1) }
                     }
-                    return try await group.reduce(into: []) { $0.append($1) }
                 }
             }
-            #expect(statuses == Array(repeating: 200, count: 12))
-            #expect(server.acceptedConnectionCount == transport.configuration.maximumConnectionsPerHost)
+            let together = await pollUntil {
+                let statistics = transport.statistics
+                return statistics.running == limit && statistics.waiting == 12 - limit && server.acceptedConnectionCount == limit
+            }
+            #expect(together, "\(transport.statistics)")
+            requests.cancel()
+            let codes = try await requests.value
+            #expect(codes == Array(repeating: .cancelled, count: 12))
+            #expect(server.acceptedConnectionCount == limit)
         }
     }
 
@@ -51,7 +61,7 @@ struct CurlTransportExecutorTests {
         let transport = try CurlTransport()
         let executor = transport.executor
         await transport.shutdown()
-        let outcome = try await awaitWithin(seconds: 20) {
+        let outcome = try await awaitWithin {
             await withTaskExecutorPreference(executor) { () async -> String in
                 do {
                     _ = try await transport.data(for: request(server.url("/get")))

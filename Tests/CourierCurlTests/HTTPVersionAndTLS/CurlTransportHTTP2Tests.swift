@@ -235,7 +235,7 @@ struct CurlTransportHTTP2Tests {
             let size = 8 << 20
             let (body, response) = try await transport.stream(for: request(proxy.tlsURL("/bytes/\(size)")))
             #expect(response.statusCode == 200)
-            try await awaitWithin(seconds: 20) {
+            try await awaitWithin {
                 while transport.statistics.pausedByBackPressure == 0 { try await Task.sleep(for: .milliseconds(10)) }
             }
             // Another stream on the same connection is answered while this one is paused.
@@ -266,7 +266,7 @@ struct CurlTransportHTTP2Tests {
             let (_, head) = try await transport.exchange(request(proxy.tlsURL("/get")))
             #expect(head.statusCode == 200)
             #expect(head.metrics.connectionReused == true)
-            try await awaitWithin(seconds: 10) {
+            try await awaitWithin {
                 while transport.statistics.running > 0 { try await Task.sleep(for: .milliseconds(10)) }
             }
         }
