@@ -27,9 +27,10 @@ enum ChildProcess {
 
     /// Runs the entry point `name` for `transport` with `environment` added to this process's
     /// environment, and returns its exit status and output once it exits (or is killed at
-    /// `timeout`).
+    /// `timeout`, which only a hang reaches: past every wait the child makes, each bounded by
+    /// ``TestRun/hangLimit``, and the start of a whole test binary under a sanitizer).
     static func run(
-        _ name: String, transport: TransportKind, environment: [String: String] = [:], timeout: Duration = .seconds(60)
+        _ name: String, transport: TransportKind, environment: [String: String] = [:], timeout: Duration = TestRun.hangLimit * 2
     ) async throws -> Outcome {
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment[variable] = name
@@ -86,8 +87,9 @@ func openFileDescriptorCount() -> Int {
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes; returns its last value.
 /// For state that settles on other threads (a transport's thread releasing sockets), where a
-/// fixed sleep would be either flaky or slow.
-func eventually(within timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+/// fixed sleep would be either flaky or slow. The default limit is one only a hang reaches: a
+/// loaded machine or a sanitizer makes the state change late, never not at all.
+func eventually(within timeout: Duration = TestRun.hangLimit, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }

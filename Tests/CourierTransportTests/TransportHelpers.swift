@@ -3,6 +3,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -67,4 +68,14 @@ extension Echo {
     }
 
     var bodyData: Data? { Data(base64Encoded: body) }
+}
+
+extension TestRun {
+    /// ``hangLimit`` as a request timeout: for a request that must answer, long enough that
+    /// only a hang (or a timeout bug that fires early) ends it.
+    static var hangLimitSeconds: TimeInterval { TimeInterval(hangLimit.components.seconds) }
+
+    /// ``serverHold`` as a request timeout: for a request whose failure must come from
+    /// something else (a closed connection, a deadline), so that its timeout never could.
+    static var serverHoldSeconds: TimeInterval { TimeInterval(serverHold.components.seconds) }
 }
