@@ -11,7 +11,7 @@ import Testing
 ///
 /// Serialized: the failure tests check that no download file is left in the temporary
 /// directory, which a download running beside them would confuse.
-@Suite(.testServer, .serialized) struct TransportFileTests {
+@Suite(.testServer, .serialized, .timeLimit(.minutes(5))) struct TransportFileTests {
     /// Collects progress reports.
     private final class Reports: Sendable {
         private let list = Locked<[TransferProgress]>([])
@@ -60,7 +60,9 @@ import Testing
     func aCancelledDownloadLeavesNoFile(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let before = try Self.downloadFiles()
-        let task = Task { try await transport.download(URLRequest(url: server.url("/drip/100?interval_ms=20"))) }
+        // A body that lasts 300 s: the download cannot finish before the cancel, however late
+        // the cancel comes on a loaded machine; one that ignored it would reach the time limit.
+        let task = Task { try await transport.download(URLRequest(url: server.url("/drip/3000?interval_ms=100"))) }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         await #expect(throws: (any Error).self) { _ = try await task.value }

@@ -9,7 +9,7 @@ import Testing
 
 /// The redirect safety rules curl, Go and urllib3 each had to learn: credentials stay with
 /// their origin, only http/https locations are followed, loops end.
-@Suite struct TransportRedirectSafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportRedirectSafetyTests {
     private static let sensitive = [
         "Authorization": "Bearer secret",
         "Cookie": "session=1",
@@ -92,11 +92,9 @@ import Testing
     @Test(arguments: TransportKind.configured)
     func redirectLoopsEndInTooManyRedirects(_ transport: TransportKind) async throws {
         let server = try await TestServer.start()
-        let started = ContinuousClock.now
+        // The error and the count below are what a transport that followed the loop for ever
+        // fails; the time limit stops it.
         await transport.expectURLError(.httpTooManyRedirects, "GET", "/redirect-loop", on: server)
-        // A hang detector, not a speed test: 21 requests took 10.5 s once in the first seconds
-        // of a loaded suite run.
-        #expect(ContinuousClock.now - started < .seconds(30))
         // Both stop at URLSession's limit of 20 redirects: the first request and 20 follows.
         #expect(server.requestCount == 21)
         try await server.shutdown()

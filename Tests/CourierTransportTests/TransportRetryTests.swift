@@ -240,7 +240,7 @@ import Testing
         #expect(error.localizedDescription.hasSuffix(", after 3 attempts (GET \(url.absoluteString))"), "\(error.localizedDescription)")
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: TransportKind.configured)
+    @Test(.timeLimit(.minutes(5)), arguments: TransportKind.configured)
     func cancellingDuringABackoffWaitStopsAtOnce(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let key = Self.key()
@@ -264,7 +264,7 @@ import Testing
         #expect(server.visits(key) == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: TransportKind.configured)
+    @Test(.timeLimit(.minutes(5)), arguments: TransportKind.configured)
     func theTotalDeadlineCutsARetryWaitShort(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let key = Self.key()

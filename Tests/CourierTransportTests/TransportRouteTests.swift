@@ -4,6 +4,7 @@ import FoundationNetworking
 import Courier
 @testable import CourierCurl
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -186,11 +187,12 @@ import Testing
     @Test(arguments: TransportKind.configured)
     func delayWithinTheTimeoutSucceeds(_ transport: TransportKind) async throws {
         // Its own server: waiting for one of the transport's connections to the shared server
-        // counts against the timeout (as it does for URLSession). And a wide margin: in the
-        // first seconds of the parallel suite next to a busy loop, this 0.2 s answer twice took
-        // more than 5 s to arrive (2 curl runs in 8).
+        // counts against the timeout (as it does for URLSession). And a timeout only a hang
+        // reaches: in the first seconds of the parallel suite next to a busy loop, this 0.2 s
+        // answer twice took more than 5 s to arrive (2 curl runs in 8). A timeout read in the
+        // wrong unit (milliseconds) still fires before the answer.
         let server = try await TestServer.start()
-        let (data, response) = try await transport.send("GET", "/delay/0.2", on: server, timeout: 30)
+        let (data, response) = try await transport.send("GET", "/delay/0.2", on: server, timeout: TestRun.hangLimitSeconds)
         #expect(response.statusCode == 200)
         #expect(try echo(data).path == "/delay/0.2")
         try await server.shutdown()

@@ -3,6 +3,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// `stream(for:uploading:)`. The test that needs the engine to pause for a slow reader expects a
 /// known issue on a transport that cannot (``TransportKind/pausesForASlowReader``), so it fails
 /// once that transport pauses and the expectation must go.
-@Suite(.testServer) struct TransportStreamingTests {
+@Suite(.testServer, .timeLimit(.minutes(5))) struct TransportStreamingTests {
     @Test(arguments: TransportKind.configured)
     func chunksArriveBeforeTheBodyEnds(_ transport: TransportKind) async throws {
         let server = try sharedServer()
@@ -213,16 +214,18 @@ import Testing
         #expect(echoed.bodyData == Data(pieces.joined()))
     }
 
-    /// A body that would take 100 s, a byte every 10 ms: long enough never to end by itself
-    /// during a test, slow enough that FoundationNetworking's work queue stays free for the
-    /// cancel (an endless body at full speed delays it, see `Exchange.cancelSoon`).
-    private static let endlessTrickle = "/drip/10000?interval_ms=10"
+    /// A body that would take 300 s, a byte every 10 ms: longer than the next request waits, so
+    /// that request gets through only if the transfer was stopped, never because it ended; slow
+    /// enough that FoundationNetworking's work queue stays free for the cancel (an endless body
+    /// at full speed delays it, see `Exchange.cancelSoon`).
+    private static let endlessTrickle = "/drip/30000?interval_ms=10"
 
     /// A request after a transfer was stopped answers: with one connection per host, only once
-    /// the stopped transfer let go of it.
+    /// the stopped transfer let go of it. Its timeout, waiting for the connection included, is
+    /// one only a hang reaches, and shorter than ``endlessTrickle``.
     private func expectTheNextRequestGetsThrough(_ streaming: StreamingNetworking, server: TestServer) async throws {
         var request = URLRequest(url: server.url("/get"))
-        request.timeoutInterval = 20
+        request.timeoutInterval = TestRun.hangLimitSeconds
         let (body, response) = try await streaming(request, nil)
         #expect(response.statusCode == 200)
         _ = try await body.collect(upTo: 1 << 20)

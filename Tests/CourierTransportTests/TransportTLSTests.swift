@@ -32,7 +32,7 @@ import Testing
     /// with another type.
     private func failure(_ networking: Networking, _ url: URL) async -> URLError? {
         var request = URLRequest(url: url)
-        request.timeoutInterval = 30
+        request.timeoutInterval = TestRun.hangLimitSeconds
         do {
             _ = try await networking(request)
             Issue.record("\(url) succeeded")
