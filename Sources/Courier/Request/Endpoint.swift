@@ -16,7 +16,8 @@ import Foundation
 /// `v1/users`), a trailing slash on the path is kept, a query written in the path (`"search?q=a"`)
 /// is kept, and query items are appended after any query the base URL or path already has.
 public struct Endpoint: Sendable, Hashable {
-    /// A path relative to the base URL (`"users/42"`), or an absolute `http(s)://` URL string.
+    /// A path relative to the base URL (`"users/42"`), or an absolute `http(s)://` (or
+    /// `http+unix://`) URL string.
     public var path: String
     /// Items appended to the URL's query, in order.
     public var queryItems: [URLQueryItem]
@@ -43,7 +44,8 @@ public struct Endpoint: Sendable, Hashable {
     /// Builds the URL, resolving a relative ``path`` against `baseURL`.
     ///
     /// - Throws: ``RequestError/missingBaseURL(path:)`` for a relative path without a base URL,
-    ///   ``RequestError/unsupportedScheme(_:url:)`` for a scheme other than http or https, and
+    ///   ``RequestError/unsupportedScheme(_:url:)`` for a scheme other than http, https,
+    ///   http+unix or https+unix, and
     ///   ``RequestError/invalidURL(_:)`` when no URL with a host can be formed.
     public func url(relativeTo baseURL: URL? = nil) throws(RequestError) -> URL {
         var components: URLComponents
@@ -63,7 +65,9 @@ public struct Endpoint: Sendable, Hashable {
         }
         components.fragment = nil
         let scheme = components.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
+        // A Unix socket URL is as sendable as any: the transport that cannot reach a socket
+        // refuses it by name, before anything is sent.
+        guard scheme == "http" || scheme == "https" || URL.unixSocketSchemes.contains(scheme) else {
             throw .unsupportedScheme(scheme, url: isAbsolute ? path : (baseURL?.absoluteString ?? path))
         }
         guard let host = components.host, !host.isEmpty else {

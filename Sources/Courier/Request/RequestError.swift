@@ -15,7 +15,8 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)
     /// The request names a relative path and no base URL was given to resolve it against.
     case missingBaseURL(path: String)
-    /// The URL's scheme is not `http` or `https`.
+    /// The URL's scheme is not `http` or `https`, nor `http+unix` or `https+unix` (see
+    /// `URL.unixSocket(_:path:secure:)`).
     case unsupportedScheme(String, url: String)
     /// A custom method name is empty or is not an RFC 9110 token.
     case invalidMethod(String)
@@ -36,11 +37,11 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let text):
-            return "invalid URL: \(redactingPassword(in: text))"
+            return "invalid URL: \(redactedURLText(text))"
         case .missingBaseURL(let path):
-            return "relative path \"\(redactingPassword(in: path))\" needs a base URL"
+            return "relative path \"\(redactedURLText(path))\" needs a base URL"
         case .unsupportedScheme(let scheme, let url):
-            return "unsupported URL scheme \"\(scheme)\" in \(redactingPassword(in: url)); only http and https are sent"
+            return "unsupported URL scheme \"\(scheme)\" in \(redactedURLText(url)); only http, https, http+unix and https+unix are sent"
         case .invalidMethod(let method):
             return "invalid HTTP method \(method.debugDescription): a method must be an RFC 9110 token"
         case .invalidHeader(let name, let reason):
@@ -50,7 +51,7 @@ public enum RequestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidTimeout(let interval):
             return "invalid timeoutInterval \(interval): it must be a number of seconds, 0 or more"
         case .unsupportedOption(let option, let transport, let supportedBy):
-            return "\(transport) cannot \(redactingPassword(in: option)); nothing was sent (\(supportedBy) can)"
+            return "\(transport) cannot \(redactingURLs(in: option)); nothing was sent (\(supportedBy) can)"
         }
     }
 }

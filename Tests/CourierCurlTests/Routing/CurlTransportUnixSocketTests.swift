@@ -44,6 +44,28 @@ struct CurlTransportUnixSocketTests {
         }
     }
 
+    /// `APIClient` over a transport that reaches sockets takes `http+unix` URLs as the base URL
+    /// and as a request's absolute URL.
+    @Test func anAPIClientSendsToHTTPUnixBaseAndRequestURLs() async throws {
+        try await withSocketServer { server, path in
+            let transport = try CurlTransport()
+            let base = try #require(URL.unixSocket(path, path: "/"))
+            let absolute = try #require(URL.unixSocket(path, path: "/get?y=2"))
+            let client = APIClient(baseURL: base, networking: transport.networking)
+            let result = await outcome {
+                (try await client.send(Request<Echo>("anything/a", method: .get([URLQueryItem(name: "x", value: "1")]))),
+                 try await client.send(Request<Echo>(url: absolute)))
+            }
+            await transport.shutdown()
+            let (relative, direct) = try result.get()
+            #expect(relative.path == "/anything/a")
+            #expect(relative.query == "x=1")
+            #expect(direct.path == "/get")
+            #expect(direct.query == "y=2")
+            #expect(server.requestCount == 2)
+        }
+    }
+
     @Test func anHTTPUnixURLSendsOneRequestOverItsSocket() async throws {
         try await withSocketServer { server, path in
             let transport = try CurlTransport()

@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    /// A Unix socket URL is built like any other, as a base URL and as an absolute request URL;
+    /// the transport decides whether it can reach the socket.
+    @Test func unixSocketURLsAreBuiltAsBaseAndAsAbsoluteURLs() throws {
+        let base = try #require(URL.unixSocket("/run/app.sock", path: "/v1/"))
+        let joined = try Endpoint("users/42", queryItems: [URLQueryItem(name: "a", value: "1")]).url(relativeTo: base)
+        #expect(joined.absoluteString == "http+unix://%2Frun%2Fapp.sock/v1/users/42?a=1")
+        #expect(joined.unixSocketRoute?.socketPath == "/run/app.sock")
+        #expect(joined.unixSocketRoute?.url.absoluteString == "http://localhost/v1/users/42?a=1")
+        let absolute = try Endpoint("https+unix://%2Frun%2Fapp.sock/info").url()
+        #expect(absolute.unixSocketRoute?.url.absoluteString == "https://localhost/info")
+    }
+
     @Test(arguments: ["http://", "http:///path", "http://[::1/x"])
     func urlsWithoutAHostAreInvalid(_ text: String) {
         do {
