@@ -51,7 +51,7 @@ public func logging(to logger: Logger, level: Logger.Level = .debug, failureLeve
             var metadata: Logger.Metadata = [
                 "request_id": .string(requestID(of: request)),
                 "http.request.method": .string(request.httpMethod ?? "GET"),
-                "url.full": .string(request.url?.observedString ?? "no URL"),
+                "url.full": .string(request.url?.redactedString ?? "no URL"),
             ]
             let clock = ContinuousClock()
             let start = clock.now

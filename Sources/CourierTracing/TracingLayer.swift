@@ -118,7 +118,7 @@ extension SpanAttributes {
     fileprivate mutating func addRequest(_ request: URLRequest, method: String) {
         self["http.request.method"] = method
         guard let url = request.url else { return }
-        self["url.full"] = url.observedString
+        self["url.full"] = url.redactedString
         if let host = url.host { self["server.address"] = host }
         if let port = url.port ?? defaultPort(of: url.scheme) { self["server.port"] = port }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Courier
 import Foundation
 
 /// Parses a command-line URL: absolute, http or https, with a host. Anything else is a usage
@@ -8,7 +9,7 @@ enum RequestURL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
-            throw ValidationError("invalid URL \(text.debugDescription): expected an absolute http:// or https:// URL")
+            throw ValidationError("invalid URL \(redactedURLText(text).debugDescription): expected an absolute http:// or https:// URL")
         }
         return url
     }

@@ -16,7 +16,7 @@ import Testing
         ("http://h/p", "http://h/p"),
     ])
     func urlsLoseTheirSecrets(_ given: String, _ expected: String) throws {
-        #expect(try #require(URL(string: given)).observedString == expected)
+        #expect(try #require(URL(string: given)).redactedString == expected)
     }
 
     @Test func aMessageHasEachOfItsURLsRedacted() {

@@ -2,8 +2,8 @@ import CourierTestServer
 import Foundation
 import Testing
 
-/// A password in the URL given to `courier request` never reaches stderr: every line that names
-/// the URL writes it as `xxxxx`.
+/// A password in the URL given to `courier request` never reaches stderr, nor does a query value
+/// whose name says it is a secret: every line that names the URL writes them as `xxxxx`.
 @Suite struct RequestRedactionTests {
     static let password = "s3cr3tpw"
 
@@ -47,5 +47,22 @@ import Testing
         Self.expectRedacted(try await CourierToolProcess.run(["request", "-d", "@\(missing)", url]), status: 1)
         Self.expectRedacted(try await CourierToolProcess.run(["request", "-o", missing, url]), status: 23)
         Self.expectRedacted(try await CourierToolProcess.run(["request", "-c", missing, url]), status: 1)
+    }
+
+    @Test(arguments: ["curl", "urlsession"])
+    func aTransportFailureNamesNoQuerySecret(transport: String) async throws {
+        let refusing = try await RefusingPort.open()
+        let url = refusing.url("/x?token=t0k3n&api_key=k3y&page=2").absoluteString
+        let result = try await CourierToolProcess.run(["request", "--transport", transport, url])
+        #expect(result.status == 1, "\(result.stderrText)")
+        #expect(!result.stderrText.contains("t0k3n") && !result.stderrText.contains("k3y"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("?token=xxxxx&api_key=xxxxx&page=2"), "\(result.stderrText)")
+        try await refusing.close()
+    }
+
+    @Test func anInvalidURLNamesNoQuerySecret() async throws {
+        let result = try await CourierToolProcess.run(["request", "ftp://127.0.0.1/x?token=t0k3n"])
+        #expect(result.status == 64, "\(result.stderrText)")
+        #expect(!result.stderrText.contains("t0k3n"), "\(result.stderrText)")
     }
 }

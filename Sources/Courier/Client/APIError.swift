@@ -126,7 +126,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let target = "\(method) \(url?.redactedString ?? "<no URL>")"
+        // A request that could not be built has no URL; its error names the text it was given.
+        let target = url.map { "\(method) \($0.redactedString)" } ?? method
         // A response that ran out of retries says so; a failure's own words already do.
         let attempts = head.map { $0.metrics.attempts.count + 1 }.flatMap { $0 > 1 ? ", after \($0) attempts" : nil } ?? ""
         let status = statusCode.map { " (status \($0)\(attempts))" } ?? ""
@@ -147,8 +148,8 @@ extension APIError.Kind: CustomStringConvertible {
         case .unexpectedStatus(let code): "unexpected status \(code)"
         case .decoding(let error): "response did not decode: \(error)"
         case .invalidRequest(let error): "invalid request: \(error)"
-        case .transport(let error as URLError): "transport failed: URLError \(error.code.rawValue) \(error.whatHappened)"
-        case .transport(let error): "transport failed: \(error)"
+        case .transport(let error as URLError): "transport failed: URLError \(error.code.rawValue) \(redactingURLs(in: error.whatHappened))"
+        case .transport(let error): "transport failed: \(redactingURLs(in: String(describing: error)))"
         case .notHTTP: "response is not HTTP"
         }
     }

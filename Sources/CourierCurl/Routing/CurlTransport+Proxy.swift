@@ -77,7 +77,7 @@ extension CurlTransport {
             case .none: return "none"
             case .environment: return "environment"
             case .url(let url):
-                var text = redactingPassword(in: Self.withScheme(url))
+                var text = redactedURLText(Self.withScheme(url))
                 if let credentials { text += " (\(credentials))" }
                 if !noProxy.isEmpty { text += " except \(noProxy.joined(separator: ","))" }
                 return text

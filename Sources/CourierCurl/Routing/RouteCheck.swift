@@ -37,7 +37,7 @@ package enum RouteCheck {
         }
         guard let url = proxy.url else { return nil }
         let text = CurlTransport.Proxy.withScheme(url)
-        let shown = redactingPassword(in: text)
+        let shown = redactedURLText(text)
         guard !hasControlCharacter(text), let components = URLComponents(string: text) else {
             return "\(shown.debugDescription) is not a URL"
         }
