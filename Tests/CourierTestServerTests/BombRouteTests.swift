@@ -3,7 +3,7 @@ import CourierTestServer
 import Testing
 
 /// `/bomb/{encoding}/{mib}`, read off the wire and decoded with each coding's own library.
-@Suite(.timeLimit(.minutes(1))) struct BombRouteTests {
+@Suite(.timeLimit(.minutes(5))) struct BombRouteTests {
     static let encodings = ["gzip", "deflate", "br", "zstd"]
 
     @Test(arguments: encodings)

@@ -4,7 +4,7 @@ import Testing
 
 /// The misbehaving but well-formed routes, read off the wire. Every connection has
 /// `RawConnection`'s watchdog, and the suite a time limit, so a route that hangs fails.
-@Suite(.timeLimit(.minutes(1))) struct FaultRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultRoutesTests {
     @Test func infiniteCloseDelimitedHasNeitherLengthNorChunking() async throws {
         try await withServer { server in
             try await RawConnection.with(server) { connection in
@@ -51,19 +51,19 @@ import Testing
         }
     }
 
+    /// Told apart by what the connection reads, not by how long it took: a drip that went on
+    /// after the shutdown delivers the other 99 bytes by 100 s, before the connection's own 200 s
+    /// watchdog would cut the read short.
     @Test func dripEndsWhenTheServerShutsDown() async throws {
         let server = try await TestServer.start()
-        let clock = ContinuousClock()
-        let start = clock.now
-        try await RawConnection.with(server) { connection in
+        try await RawConnection.with(server, timeout: .seconds(200)) { connection in
             try await connection.send("GET /drip/100?interval_ms=1000 HTTP/1.1\r\nHost: a\r\n\r\n")
             _ = try await connection.readHead()
             _ = try await connection.read(count: 1)
             try await server.shutdown()
-            #expect(try await connection.readToEnd().count < 100)
+            // The byte read above is one of the 100.
+            #expect(try await connection.readToEnd().count < 99)
         }
-        // Far below the 100 s the drip would take, with room for a loaded machine.
-        #expect(clock.now - start < .seconds(20))
     }
 
     @Test(arguments: ["/drip/-1", "/drip/5?interval_ms=0", "/drip/5?interval_ms=60001", "/drip/5?interval_ms=x"])

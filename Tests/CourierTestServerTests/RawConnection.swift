@@ -17,11 +17,12 @@ struct RawConnection {
     /// Opens a connection to `server`, runs `body` with it and closes it.
     ///
     /// The connection is force-closed after `timeout`, which ends any pending read: a server
-    /// that never answers fails the test instead of hanging it. 30 s, not less: with the whole
-    /// package's suites running in parallel on 2 cores, 5 s cut healthy exchanges short.
+    /// that never answers fails the test instead of hanging it. 120 s, the hang limit of the
+    /// suites that can see `TestRun`: with the whole package's suites running in parallel on 2
+    /// cores, 5 s cut healthy exchanges short, and a sanitizer run is slower still.
     static func with<Result: Sendable>(
         _ server: TestServer,
-        timeout: TimeAmount = .seconds(30),
+        timeout: TimeAmount = .seconds(120),
         _ body: (inout RawConnection) async throws -> Result
     ) async throws -> Result {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

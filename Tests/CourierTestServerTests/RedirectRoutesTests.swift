@@ -4,7 +4,7 @@ import Testing
 
 /// The routes a test of credentials and cookies across redirects is built from: a redirect to
 /// a second server, which records what reached it.
-@Suite(.timeLimit(.minutes(1))) struct RedirectRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct RedirectRoutesTests {
     @Test func crossOriginRedirectPointsAtASecondServerThatRecordsWhatArrived() async throws {
         try await withServer { first in
             try await withServer { second in

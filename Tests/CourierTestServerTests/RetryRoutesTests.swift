@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `/flaky`, read off the wire: its failures, then its echo, counted per key.
-@Suite(.timeLimit(.minutes(1))) struct RetryRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryRoutesTests {
     @Test func theFirstRequestsForAKeyFailAndTheRestAreEchoed() async throws {
         try await withServer { server in
             let first = try await fetch(server, "/flaky/k/2?retry_after=3")

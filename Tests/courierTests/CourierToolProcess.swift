@@ -66,7 +66,7 @@ enum CourierToolProcess {
         _ arguments: [String],
         environment: [String: String] = [:],
         standardInput: FileHandle = .nullDevice,
-        timeout: Duration = .seconds(60)
+        timeout: Duration = TestRun.hangLimit
     ) async throws -> Outcome {
         // Files rather than pipes: nothing has to drain them while the child runs, so a large
         // body cannot block it.
@@ -106,7 +106,7 @@ enum CourierToolProcess {
     /// Runs `courier arguments…` with stdout on a pipe, as `courier … | head -c N` would: the
     /// test reads up to `readBytes` bytes (none when 0), then closes the only read end, so the
     /// tool's next write fails with `EPIPE`.
-    static func runIntoClosedPipe(_ arguments: [String], readBytes: Int, timeout: Duration = .seconds(60)) async throws -> PipeOutcome {
+    static func runIntoClosedPipe(_ arguments: [String], readBytes: Int, timeout: Duration = TestRun.hangLimit) async throws -> PipeOutcome {
         var ends: [Int32] = [-1, -1]
         // Close-on-exec, so the child holds only the write end it gets as stdout: an inherited
         // read end would keep the pipe open and the tool would block instead of failing.

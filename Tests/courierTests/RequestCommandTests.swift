@@ -94,7 +94,7 @@ import Testing
     func timeoutExitsOne(transport: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
-        let result = try await CourierToolProcess.run(["request", "--timeout", "0.5", "--transport", transport, server.url("/delay/5").absoluteString])
+        let result = try await CourierToolProcess.run(["request", "--timeout", "0.5", "--transport", transport, server.url("/never").absoluteString])
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrText.contains("URLError -1001"))

@@ -128,7 +128,7 @@ import Testing
         #expect(!single.localizedDescription.contains("attempts"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func aCancelledTaskStopsWaitingWithCancelled() async throws {
+    @Test(.timeLimit(.minutes(5))) func aCancelledTaskStopsWaitingWithCancelled() async throws {
         let origin = Origin([503])
         // The real sleep, for a wait no test sits through.
         let networking = layered(origin.networking, [retrying(RetryPolicy(maximumAttempts: 2, initialDelay: 600, maximumDelay: 600))])
