@@ -70,7 +70,8 @@ import Testing
         let metrics = TestMetrics()
         try await Engine.curl.withExchange { server, exchange in
             let measured = layered(exchange, [recordingMetrics(factory: metrics)])
-            let slow = Task { try await measured(URLRequest(url: server.url("/delay/0.5"))) }
+            // Answered after 5 s, so the meter's rise is there to see however late the poll runs.
+            let slow = Task { try await measured(URLRequest(url: server.url("/delay/5"))) }
             let meter = try await waitForMeter(in: metrics)
             #expect(meter.lastValue == 1)
             _ = try await slow.value
@@ -96,12 +97,14 @@ import Testing
         }
     }
 
-    /// The in-flight meter, once the layer has made it.
+    /// The in-flight meter, once the layer has made it. Waits for that, not for a speed: only
+    /// a layer that never made it waits out the 120 s.
     private func waitForMeter(in metrics: TestMetrics) async throws -> TestMeter {
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
             if let meter = metrics.meters.first, meter.lastValue == 1 { return meter }
             try await Task.sleep(for: .milliseconds(5))
         }
-        return try #require(metrics.meters.first, "no in-flight meter within a second")
+        return try #require(metrics.meters.first, "no in-flight meter within 120 s")
     }
 }

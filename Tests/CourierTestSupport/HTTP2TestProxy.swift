@@ -82,7 +82,8 @@ package final class HTTP2TestProxy: Sendable {
         )
         let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, directory: directory)
 
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Waits for nginx to listen, not for a speed: a loaded machine has taken more than 10 s.
+        let deadline = ContinuousClock.now + TestRun.hangLimit
         while ContinuousClock.now < deadline {
             if accepts(ports.tls), accepts(ports.cleartext) { return proxy }
             guard process.isRunning else { break }
@@ -90,7 +91,7 @@ package final class HTTP2TestProxy: Sendable {
         }
         proxy.stop()
         let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        throw HTTPSTestServerError("nginx did not listen on 127.0.0.1:\(ports.tls) and :\(ports.cleartext) within 10 s; error.log:\n\(log)")
+        throw HTTPSTestServerError("nginx did not listen on 127.0.0.1:\(ports.tls) and :\(ports.cleartext) within \(TestRun.hangLimit); error.log:\n\(log)")
     }
 
     /// Ends nginx and waits for its shell, which follows within 0.2 s.

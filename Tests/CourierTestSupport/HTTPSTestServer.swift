@@ -55,7 +55,7 @@ package final class HTTPSTestServer: Sendable {
         self.stdin = stdin
     }
 
-    /// Starts the server with `identity` from `files` and waits (10 s at most) for its port.
+    /// Starts the server with `identity` from `files` and waits (`TestRun.hangLimit` at most) for its port.
     package static func start(
         _ identity: Identity, files: TLSTestFiles, demands: Demands = Demands()
     ) async throws -> HTTPSTestServer {
@@ -80,13 +80,15 @@ package final class HTTPSTestServer: Sendable {
         try? stdin.fileHandleForReading.close()
         try? stdout.fileHandleForWriting.close()
 
-        let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(10))
+        // Waits for the server's port, not for a speed: a loaded machine has taken more than 10 s.
+        let limit = Int(TestRun.hangLimit.components.seconds)
+        let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(limit))
         guard let line, let port = Int(line), port > 0 else {
             let server = HTTPSTestServer(port: 0, process: process, stdin: stdin)
             server.stop()
             let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
             throw HTTPSTestServerError(
-                "the HTTPS test server printed no port within 10 s (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
+                "the HTTPS test server printed no port within \(TestRun.hangLimit) (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
             )
         }
         return HTTPSTestServer(port: port, process: process, stdin: stdin)
