@@ -104,10 +104,11 @@ package final class HTTP2TestProxy: Sendable {
     }
 
     /// The access log, one line per request: `<connection serial> <protocol> <request line>`,
-    /// once it has at least `count` lines or 5 s have passed: nginx writes a request's line
-    /// after its response has gone, so a client can have its answer before the line is there.
+    /// once it has at least `count` lines or ``TestRun/hangLimit`` has passed: nginx writes a
+    /// request's line after its response has gone, so a client can have its answer before the
+    /// line is there, and a loaded machine can take seconds to write it.
     package func accessLog(atLeast count: Int = 1) async -> [String] {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + TestRun.hangLimit
         while true {
             let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").map(String.init)
@@ -152,6 +153,10 @@ package final class HTTP2TestProxy: Sendable {
                     proxy_buffering off;
                     proxy_request_buffering off;
                     proxy_redirect off;
+                    # An upstream that never answers stays silent for the client's own timeout
+                    # to end, not nginx's 60 s one, which a loaded machine could reach first.
+                    proxy_read_timeout 600s;
+                    proxy_send_timeout 600s;
                 }
             }
         }

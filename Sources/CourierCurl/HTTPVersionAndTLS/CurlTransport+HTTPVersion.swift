@@ -82,7 +82,8 @@ extension CurlTransport {
         /// ``ExchangeMetrics/connectionReused`` is false on each.
         func reusesConnections(scheme: String?, features: CurlFeatures = Curl.features) -> Bool {
             guard value == .http2PriorKnowledge else { return true }
-            return features.reusesCleartextHTTP2Connections || scheme?.lowercased() == "https"
+            let secure = scheme.map { ["https", "https+unix"].contains($0.lowercased()) } ?? false
+            return features.reusesCleartextHTTP2Connections || secure
         }
     }
 }
