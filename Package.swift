@@ -323,3 +323,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The sanitizer runs of scripts/test run only the engines' suites: curl, transport and parity.
+// Under a sanitizer every other test target and what it alone needs (OpenCombine,
+// swift-configuration, the OpenAPI runtime, the observability libraries, the tool's argument
+// parser) would only be compiled again, for minutes on 2 cores, so scripts/test builds the test
+// product with this variable set and the package then declares those three test targets alone.
+if Context.environment["COURIER_ENGINE_TESTS_ONLY"] != nil {
+    let engineTests: Set<String> = ["CourierCurlTests", "CourierTransportTests", "CourierParityTests"]
+    package.targets.removeAll { $0.type == .test && !engineTests.contains($0.name) }
+}
