@@ -33,7 +33,9 @@ import Synchronization
 /// as `api_key` or `X-Amz-Signature`); the fragment is dropped.
 ///
 /// The layer never bootstraps logging, and when neither level is enabled on `logger` it only
-/// compares the levels and calls through.
+/// compares the levels and calls through. A response is logged at `debug` by default, below
+/// swift-log's default `info`: a logger left at `info` shows failures (`info`) and no successful
+/// exchange. Lower the logger's level, or pass `level: .info`, to see every exchange.
 ///
 /// ```swift
 /// let logged = layered(transport.exchange, [logging(to: Logger(label: "app.http"))])

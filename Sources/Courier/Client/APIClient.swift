@@ -43,7 +43,6 @@ public struct APIClient: Sendable {
         self.streaming = streaming
     }
 
-    /// Creates a client over a configured dispatcher.
     /// A client over an ``HTTPExchange``, such as a transport's `exchange`: requests go through
     /// the transport's policy layers and no Foundation response is built unless asked for.
     ///
@@ -62,6 +61,8 @@ public struct APIClient: Sendable {
         self.streaming = streaming
     }
 
+    /// Creates a client over a configured dispatcher: its ``Networking`` or ``HTTPExchange``,
+    /// its status validation and its decoder are used as they are.
     public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
         base = ResolvedBaseURL(baseURL)
         self.dispatcher = dispatcher

@@ -74,9 +74,10 @@ extension HTTPTransport {
     ///
     /// The body is written a chunk at a time as it arrives through ``streaming``, and is bounded
     /// by ``Policies/maximumResponseBytes`` as that is. The `URLResponse` is built from the
-    /// response's head once the body is written. The file is the caller's to move or
-    /// delete; when the download fails or its task is cancelled, it is removed before the error
-    /// is thrown.
+    /// response's head once the body is written. The file is created new (never one that
+    /// exists) with mode 0600, readable and writable by this user alone, and is the caller's to
+    /// move or delete; when the download fails or its task is cancelled, it is removed before
+    /// the error is thrown.
     ///
     /// - Parameter progress: Told how many bytes arrived, about ten times a second and once at
     ///   the end (see ``StreamingLayers/reportingProgress(every:_:)``).
