@@ -22,6 +22,11 @@ struct CurlEngine: Sendable {
     let headerLists = CurlHeaderListCache(capacity: 64)
     let transferIDs = TransferIDs()
 
+    /// The engine's two calls, for the transport to put its policies over.
+    var engine: Engine {
+        Engine(exchange: exchange(for:), stream: stream(for:uploading:))
+    }
+
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         if let problem = RouteCheck.problem(with: configuration) {
             throw CurlError(kind: .option, curlCode: 0, message: problem)
@@ -31,26 +36,16 @@ struct CurlEngine: Sendable {
         loop = try CurlEventLoop(configuration: configuration)
     }
 
-    // The three collected answers share one shape: the transfer is made, and the answer built
-    // from its outcome, in synchronous functions kept out of line, so that each async frame
-    // holds little more than the transfer while it waits (an inlined function's locals would
-    // become the frame's). Every request in flight keeps its task's frames allocated; in a
-    // burst of thousands that is what the process grows by.
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let transfer = try collectingTransfer(for: request)
-        return try Self.foundationAnswer(await perform(transfer), url: transfer.plan.url)
-    }
+    // The collected answer is made, and built from the transfer's outcome, in synchronous
+    // functions kept out of line, so that the async frame holds little more than the transfer
+    // while it waits (an inlined function's locals would become the frame's). Every request in
+    // flight keeps its task's frames allocated; in a burst of thousands that is what the
+    // process grows by.
 
     /// One exchange answered with Courier's own head: no Foundation response is built.
     func exchange(for request: URLRequest) async throws -> (Data, ResponseHead) {
         let transfer = try collectingTransfer(for: request)
         return try Self.exchangeAnswer(await perform(transfer), url: transfer.plan.url)
-    }
-
-    func response(for request: URLRequest) async throws -> CurlResponse {
-        let transfer = try collectingTransfer(for: request)
-        return try Self.collectedResponse(await perform(transfer), url: transfer.plan.url)
     }
 
     /// The transfer that sends `request` and collects the response's body.
@@ -60,28 +55,13 @@ struct CurlEngine: Sendable {
     }
 
     @inline(never)
-    private static func collectedResponse(_ outcome: CurlTransferOutcome, url: URL) throws -> CurlResponse {
+    private static func exchangeAnswer(_ outcome: CurlTransferOutcome, url: URL) throws -> (Data, ResponseHead) {
         guard case .exchange(let exchange) = outcome,
               let response = CurlResponse(url: url, headerBytes: exchange.headerBytes, body: exchange.body, metrics: exchange.metrics)
         else {
             throw URLError(.badServerResponse, "the response has no valid status line", url: url)
         }
-        return response
-    }
-
-    @inline(never)
-    private static func exchangeAnswer(_ outcome: CurlTransferOutcome, url: URL) throws -> (Data, ResponseHead) {
-        let response = try collectedResponse(outcome, url: url)
         return (response.body, response.head)
-    }
-
-    @inline(never)
-    private static func foundationAnswer(_ outcome: CurlTransferOutcome, url: URL) throws -> (Data, URLResponse) {
-        let response = try collectedResponse(outcome, url: url)
-        guard let httpResponse = response.httpURLResponse else {
-            throw URLError(.badServerResponse, "the response head could not be read", url: response.url)
-        }
-        return (response.body, httpResponse)
     }
 
     /// One exchange whose head is returned as soon as it is complete, with what libcurl measured
@@ -96,7 +76,7 @@ struct CurlEngine: Sendable {
             guard let transfer else { return }
             switch action {
             case .resume: loop.resumeReceiving(transfer)
-            case .cancel: loop.cancel(transfer, with: URLError(.cancelled, "the response body was cancelled", url: plan.url))
+            case .cancel: loop.cancel(transfer, with: URLError.cancelled("the response body was cancelled", url: plan.url))
             case .pause: break
             }
         }
@@ -111,12 +91,9 @@ struct CurlEngine: Sendable {
     }
 
     private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
-        try request.validateForSending(uploading: upload)
-        try Self.refuseBodyOnGET(request, upload: upload)
-        let (url, socketRoute) = try Self.checkedURL(request)
-        if Task.isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
-        var plan = CurlRequestPlan(request: request, url: url, upload: upload, configuration: configuration)
-        if let route = socketRoute {
+        let target = try request.checkedForSending(uploading: upload, transport: "CurlTransport", sendsOverUnixSockets: true)
+        var plan = CurlRequestPlan(request: request, url: target.url, upload: upload, configuration: configuration)
+        if let route = target.unixSocket {
             plan.wireURL = route.url
             plan.unixSocketPath = route.socketPath
         }
@@ -151,39 +128,8 @@ struct CurlEngine: Sendable {
                 }
             }
         } onCancel: {
-            loop.cancel(transfer, with: URLError(.cancelled, "the request was cancelled", url: transfer.plan.url))
+            loop.cancel(transfer, with: URLError.cancelled(url: transfer.plan.url))
         }
-    }
-
-    /// URLSession's answers for URLs it cannot send: no URL or no host → `.badURL`, a scheme
-    /// other than http/https → `.unsupportedURL`.
-    /// For an `http+unix` or `https+unix` URL, also the socket and the URL to send over it.
-    private static func checkedURL(_ request: URLRequest) throws(URLError) -> (URL, (socketPath: String, url: URL)?) {
-        guard let url = request.url else { throw URLError(.badURL, "the request has no URL", url: nil) }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            if url.namesUnixSocket {
-                guard let route = url.unixSocketRoute else {
-                    throw URLError(.badURL, "the \(url.scheme ?? "http+unix") URL names no socket path as its host", url: url)
-                }
-                return (url, route)
-            }
-            throw URLError(.unsupportedURL, "only http, https, http+unix and https+unix URLs are sent", url: url)
-        }
-        // Percent-encoded: only emptiness matters here, and decoding costs a microsecond a request.
-        guard let host = url.host(percentEncoded: true), !host.isEmpty else {
-            throw URLError(.badURL, "the URL has no host", url: url)
-        }
-        return (url, nil)
-    }
-
-    /// URLSession, on Darwin and Linux, refuses a GET that carries a body with
-    /// `URLError(.dataLengthExceedsMaximum)` before sending anything; so does this engine, so
-    /// that switching transports never changes what reaches a server.
-    private static func refuseBodyOnGET(_ request: URLRequest, upload: UploadBody?) throws(URLError) {
-        guard (request.httpMethod ?? "GET") == "GET",
-              upload != nil || request.httpBodyStream != nil || !(request.httpBody ?? Data()).isEmpty
-        else { return }
-        throw URLError(.dataLengthExceedsMaximum, "a GET request cannot carry a body", url: request.url)
     }
 }
 

@@ -19,11 +19,11 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
         /// `curl_easy_setopt` refused an option; ``CurlError/curlCode`` is its `CURLcode`.
         public static let option = Kind(value: .option)
         /// A `curl_multi_*` call failed; ``CurlError/curlCode`` is its `CURLMcode`.
-        public static let multi = Kind(value: .multi)
+        package static let multi = Kind(value: .multi)
         /// libcurl could not allocate a handle or a header list.
-        public static let handleCreation = Kind(value: .handleCreation)
+        package static let handleCreation = Kind(value: .handleCreation)
         /// `curl_global_init` failed; no transfer can run in this process.
-        public static let globalInit = Kind(value: .globalInit)
+        package static let globalInit = Kind(value: .globalInit)
         /// The transport was shut down before the request finished.
         public static let shutDown = Kind(value: .shutDown)
         /// The decoded body passed ``CurlTransport/Configuration/maximumResponseBytes``.
@@ -43,7 +43,7 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates an error; CourierCurl builds these, tests and decorators may too.
-    public init(kind: Kind, curlCode: Int, message: String) {
+    package init(kind: Kind, curlCode: Int, message: String) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message

@@ -40,7 +40,8 @@ struct CurlRequestPlan: Sendable {
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
     var headers: Headers
-    /// URLSession's `timeoutInterval`: the longest silence allowed, the wait for a connection
+    /// The idle timeout (``Courier/Policies/idleTimeout``, or the request's own
+    /// `timeoutInterval`): the longest silence allowed, the wait for a connection
     /// included. Enforced through ``CurlTransfer/overdueError(at:)`` by the progress callback and
     /// the event loop, to within a few hundred milliseconds.
     var idleTimeout: Duration
@@ -92,11 +93,11 @@ extension CurlRequestPlan {
             fields: request.allHTTPHeaderFields ?? [:],
             sendsBody: sendsBody,
             keepsFormContentType: method == "POST" && (!body.isEmpty || stream != nil),
-            userAgent: configuration.userAgent
+            userAgent: configuration.policies.userAgent
         )
-        // 0 is URLSession's "the default"; validateForSending() refused negatives and NaN, and
-        // milliseconds(_:) clamps the rest, infinity included, to URLRequest.maximumTimeoutInterval.
-        let interval = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        // validateForSending() refused negatives and NaN, and milliseconds(_:) clamps the rest,
+        // infinity included, to URLRequest.maximumTimeoutInterval.
+        let interval = request.idleTimeout(under: configuration.policies)
         let idleMilliseconds = Self.milliseconds(interval)
         idleTimeout = .milliseconds(idleMilliseconds)
         idleTimeoutSeconds = (idleMilliseconds + 999) / 1000
@@ -133,7 +134,7 @@ extension CurlRequestPlan {
         var sendsBody: Bool
         /// URLSession labels a non-empty POST body as a form too; every other body loses the label.
         var keepsFormContentType: Bool
-        /// The transport's configured `User-Agent`; nil for the one both transports send
+        /// ``Courier/Policies/userAgent``; nil for the one both transports send by default
         /// (``Courier/DefaultUserAgent``).
         var userAgent: String?
 

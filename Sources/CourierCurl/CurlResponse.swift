@@ -4,28 +4,17 @@ import FoundationNetworking
 import Foundation
 import Courier
 
-/// A final response as ``CurlTransport`` received it: status, body and the header block as
-/// bytes, parsed only as far as a caller asks.
-///
-/// ``CurlTransport/data(for:)`` turns it into Foundation's `HTTPURLResponse`, which is what the
-/// ``Courier/Networking`` signature promises; building that object canonicalises every header
-/// name and parses `Content-Type` through Foundation, and on Linux costs more CPU and heap
-/// allocations than the rest of a small exchange. Code that needs the status, a header or two
-/// and the body can call ``CurlTransport/response(for:)`` and skip it.
-///
-/// ```swift
-/// let response = try await transport.response(for: URLRequest(url: url))
-/// if response.statusCode == 200, response.value(forHTTPHeaderField: "ETag") != etag { ... }
-/// ```
-public struct CurlResponse: Sendable {
+/// A final response as the engine received it: status, body and the header block as bytes,
+/// parsed only as far as a caller asks. ``head`` is what the engine answers with.
+struct CurlResponse: Sendable {
     /// The URL the response came from, after redirects.
-    public let url: URL
+    let url: URL
     /// The status code of the final response.
-    public let statusCode: Int
+    let statusCode: Int
     /// The protocol of the final response, e.g. `HTTP/1.1`.
-    public let httpVersion: String
+    let httpVersion: String
     /// The decoded body (without content coding, as URLSession delivers it).
-    public let body: Data
+    let body: Data
     /// What libcurl measured of this exchange: when each phase ended, whether the connection
     /// was reused, the addresses at both ends, and the bytes each way.
     ///
@@ -37,12 +26,7 @@ public struct CurlResponse: Sendable {
     /// ``Courier/ExchangeMetrics/responseBodyBytes`` counts the body before content decoding
     /// (without chunked framing), ``Courier/ExchangeMetrics/decodedBodyBytes`` the bytes of
     /// ``body``. This is one exchange, so ``Courier/ExchangeMetrics/redirects`` is empty.
-    ///
-    /// ```swift
-    /// let response = try await transport.response(for: URLRequest(url: url))
-    /// if let firstByte = response.metrics.firstByte { print("first byte after \(firstByte)") }
-    /// ```
-    public let metrics: ExchangeMetrics
+    let metrics: ExchangeMetrics
     /// The status line and header lines of the final response, as received.
     let headerBytes: [UInt8]
 
@@ -59,35 +43,22 @@ public struct CurlResponse: Sendable {
 
     /// The field's value, its name compared case-insensitively; a field that repeats has its
     /// values joined with `", "` in the order received, as `HTTPURLResponse` reports it.
-    public func value(forHTTPHeaderField name: String) -> String? {
+    func value(forHTTPHeaderField name: String) -> String? {
         CurlResponseHead.value(of: name, in: headerBytes)
     }
 
     /// Every header field, names spelled as received (the first spelling of a repeated name),
     /// repeated fields joined with `", "`.
-    public var headerFields: [String: String] {
+    var headerFields: [String: String] {
         CurlResponseHead(bytes: headerBytes)?.fields ?? [:]
     }
 
     /// The head as Courier's engines answer it, with the exchange's metrics: the header block
     /// is kept as it came and read only when a field is asked for.
-    public var head: ResponseHead {
+    var head: ResponseHead {
         ResponseHead(
             statusCode: statusCode, headerFields: HeaderFields(headBlock: headerBytes), url: url,
             httpVersion: HTTPVersion(statusLineVersion: httpVersion) ?? .http1_1, metrics: metrics
         )
-    }
-
-    /// Foundation's response for the same exchange: what ``CurlTransport/data(for:)`` returns,
-    /// with the header names canonicalised by Foundation as URLSession's are.
-    public var httpURLResponse: HTTPURLResponse? {
-        let fields = headerFields
-        // Checked here, where the fields are still Swift strings, and marked so that
-        // validatingResponses() does not read them back out of Foundation's response; fields
-        // with a problem go out unmarked for the layer to refuse in its own words.
-        if ResponseFieldCheck.problem(in: fields) == nil {
-            return CheckedHTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
-        }
-        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: fields)
     }
 }

@@ -85,12 +85,8 @@ extension CurlTransport {
         /// Connections to one host and port made to another instead (`CURLOPT_CONNECT_TO`).
         public var connectTo: [ConnectOverride] = []
 
-        /// The `User-Agent` sent when a request sets none; `nil` sends what `URLSessionTransport`
-        /// sends: `<process name> Courier/<version>` (see ``Courier/courierVersion``).
-        public var userAgent: String? = nil
-
         /// How many unread bytes of a streamed response body wait before receiving pauses
-        /// (see ``CurlTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
+        /// (see ``Courier/HTTPTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
         /// libcurl's own receive buffer. Default 1 MiB.
         public var streamBufferSize: Int = ResponseBody.defaultBufferSize
 
@@ -98,7 +94,7 @@ extension CurlTransport {
         /// ends: sixteen `curl_easy_getinfo` calls for the phase times, whether the connection
         /// was reused, both addresses and the bytes each way. Default `true`.
         ///
-        /// With `false`, those metrics are nil in ``CurlResponse/metrics`` and in the
+        /// With `false`, those metrics are nil in ``Courier/ResponseHead/metrics`` and in the
         /// `ResponseHead.metrics` of ``CurlTransport/exchange``: every duration,
         /// `connectionReused`, `remoteAddress`, `localAddress`, `requestBytes`,
         /// `responseHeaderBytes` and `responseBodyBytes`. `decodedBodyBytes`, which the

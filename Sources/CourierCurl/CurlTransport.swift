@@ -4,18 +4,27 @@ import FoundationNetworking
 import Courier
 import Foundation
 
-/// A ``Courier/Networking`` transport written directly on libcurl's multi interface.
+/// The transport written directly on libcurl's multi interface.
 ///
 /// It answers as URLSession answers — same status, headers, body, final URL and `URLError`
 /// codes — with safer defaults (see ``Configuration``) and one thread per transport doing all
-/// libcurl work. Its ``engine`` does one exchange; redirects, the total deadline, response
+/// libcurl work. Its engine does one exchange; redirects, the total deadline, retries, response
 /// validation and error descriptions are the shared ``Courier/Policies`` layers over it, the
 /// same ones `URLSessionTransport` uses.
 ///
 /// ```swift
 /// let transport = try CurlTransport()
-/// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: transport.networking)
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, transport: transport)
 /// ```
+///
+/// A streamed body's memory stays bounded whatever its size: once
+/// ``Configuration-swift.struct/streamBufferSize`` bytes wait unread, libcurl pauses the transfer
+/// (`curl_easy_pause`) until the reader catches up. A request body given as a stream is read as
+/// libcurl sends it, without blocking the transport's thread, and goes out chunked unless the
+/// request sets its own `Content-Length`; it cannot be sent twice, so a 307 or 308 fails with
+/// `URLError(.requestBodyStreamExhausted)`. Trailer fields are in
+/// ``Courier/ResponseBody/trailerFields`` once a body has been read to its end, and the head's
+/// metrics are what libcurl measured.
 ///
 /// Create one transport and share it: each owns one connection pool and one thread. Requests
 /// still running when it is shut down (or released) fail with ``CurlError/transportShutDown``.
@@ -23,11 +32,8 @@ public final class CurlTransport: HTTPTransport {
     /// The settings this transport was created with.
     public var configuration: Configuration { core.configuration }
     private let core: CurlEngine
-    /// The engine with the configuration's policy layers over it.
-    private let layered: Networking
-    private let layeredExchange: HTTPExchange
-    /// The streaming engine with the same layers over it.
-    private let layeredStreaming: StreamingNetworking
+    /// The engine with the configuration's policies over it, built once.
+    private let layered: Engine
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// its thread.
@@ -36,12 +42,7 @@ public final class CurlTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
-        // Two stacks of the same layers: over the engine's Foundation answer for Networking
-        // callers, whose CurlResponse builds that answer once from its own parse of the head,
-        // and over the engine's own head for everything else, which builds none.
-        layered = configuration.policies.apply(to: { request in try await core.data(for: request) })
-        layeredExchange = configuration.policies.apply(to: { request in try await core.exchange(for: request) })
-        layeredStreaming = configuration.policies.apply(to: { request, upload in try await core.stream(for: request, uploading: upload) })
+        layered = core.engine.applying(configuration.policies)
     }
 
     deinit {
@@ -62,30 +63,15 @@ public final class CurlTransport: HTTPTransport {
         )
     }
 
-    /// This transport as a ``Courier/Networking`` function: the engine with the configuration's
-    /// ``Courier/Policies`` layers over it. The function keeps the transport alive.
-    public var networking: Networking {
-        { [self] request in try await self.data(for: request) }
+    /// One buffered exchange through the policies; no Foundation response is built. The
+    /// function keeps the transport alive.
+    public var exchange: HTTPExchange {
+        { [self] request in try await self.layered.exchange(request) }
     }
 
-    /// One exchange and nothing else: every 3xx is returned as it is, and no policy layer runs
-    /// but the limits the engine checks while receiving. Compose your own stack over it with
-    /// ``Courier/layered(_:_:)`` or ``Courier/Policies/apply(to:)-(Networking)``. The function keeps the
-    /// transport alive.
-    public var engine: Networking {
-        { [self] request in try await self.core.data(for: request) }
-    }
-
-    /// This transport as a ``Courier/StreamingNetworking`` function: the streaming engine with
-    /// the configuration's ``Courier/Policies`` layers over it (see ``stream(for:uploading:)``).
-    /// The function keeps the transport alive.
+    /// One streamed exchange through the policies. The function keeps the transport alive.
     public var streaming: StreamingNetworking {
-        { [self] request, upload in try await self.stream(for: request, uploading: upload) }
-    }
-
-    /// One streamed exchange and nothing else, as ``engine`` is for buffered ones.
-    public var streamingEngine: StreamingNetworking {
-        { [self] request, upload in try await self.core.stream(for: request, uploading: upload) }
+        { [self] request, upload in try await self.layered.stream(request, upload) }
     }
 
     /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
@@ -132,64 +118,6 @@ public final class CurlTransport: HTTPTransport {
     /// Returns once ``shutdown()`` has released everything, for tests.
     func awaitTermination() async {
         await core.loop.awaitTermination()
-    }
-
-    /// Sends `request` through the configuration's policy layers (redirects followed, response
-    /// validated, errors described) and returns the final response's body and `HTTPURLResponse`.
-    ///
-    /// The body is `httpBody` or `httpBodyStream`. A stream is read as libcurl sends it, on the
-    /// transport's thread, and goes out chunked unless the request sets its own
-    /// `Content-Length`; it cannot be sent twice, so a 307 or 308 fails with
-    /// `URLError(.requestBodyStreamExhausted)`.
-    ///
-    /// - Throws: ``Courier/RequestError`` for a request that must not be sent (control
-    ///   characters in a header, a method that is not a token); `URLError` for failures on the
-    ///   wire, with URLSession's code, a readable description and the ``CurlError`` as
-    ///   underlying error; `URLError(.cancelled)` when the task is cancelled; ``CurlError`` when
-    ///   the transport is shut down.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await layered(request)
-    }
-
-    /// This transport as an `HTTPExchange`: sends a request through the policy layers and
-    /// returns the body with Courier's own `ResponseHead`, which carries the HTTP version and
-    /// the exchange's metrics; no Foundation response is built. `APIClient(baseURL:exchange:)`
-    /// runs on it.
-    ///
-    /// ```swift
-    /// let (data, head) = try await transport.exchange(request)
-    /// ```
-    public var exchange: HTTPExchange {
-        { [self] request in try await self.layeredExchange(request) }
-    }
-
-    /// Sends `request` through the configuration's policy layers, as ``data(for:)`` does, and
-    /// returns the final response's head as soon as it arrives, with its body to read as it
-    /// comes.
-    ///
-    /// Memory stays bounded whatever the body's size: once
-    /// ``Configuration-swift.struct/streamBufferSize`` bytes wait unread, libcurl pauses the
-    /// transfer (`curl_easy_pause`) until the reader catches up. No
-    /// ``Courier/Policies/maximumResponseBytes`` applies: the reader decides how much it keeps.
-    /// `upload`, when given, is the request body, read as libcurl sends it without blocking the
-    /// transport's thread; otherwise `httpBody` or `httpBodyStream` is sent.
-    ///
-    /// Cancelling the task before the head arrives, or cancelling the reading task or dropping
-    /// the body before its end, stops the transfer and frees its connection. Trailer fields are
-    /// in ``Courier/ResponseBody/trailerFields`` once the body has been read to its end.
-    ///
-    /// The head's ``Courier/ResponseHead/metrics`` hold what libcurl measured up to the first
-    /// byte; the body's ``Courier/ResponseBody/metrics`` hold the whole exchange's, read from
-    /// libcurl when the transfer ended.
-    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
-        try await layeredStreaming(request, upload)
-    }
-
-    /// One exchange, as ``engine`` sends it, without building Foundation's `HTTPURLResponse`
-    /// (see ``CurlResponse``): for less CPU and memory per request where no policy layer is
-    /// needed. A 3xx is returned as it is.
-    public func response(for request: URLRequest) async throws -> CurlResponse {
-        try await core.response(for: request)
     }
 }
 

@@ -21,7 +21,7 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
     case curl
 
     /// The environment variable read by ``init(environment:)``: `COURIER_TRANSPORT`.
-    public static let environmentVariable = "COURIER_TRANSPORT"
+    package static let environmentVariable = "COURIER_TRANSPORT"
 
     /// The transport used when nothing is configured: ``urlSession``, Foundation's own, so that
     /// adopting Courier changes nothing on the wire until a team opts into ``curl``.
@@ -42,7 +42,7 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Parses a transport name, ignoring letter case: `curl` or `urlsession`.
     ///
     /// - Parameter source: Where the name came from, quoted in the error (a flag, a file).
-    public init(name: String, source: String = "transport") throws(TransportSelectionError) {
+    package init(name: String, source: String = "transport") throws(TransportSelectionError) {
         guard let transport = Transport(rawValue: name.lowercased()) else {
             throw TransportSelectionError(value: name, source: source)
         }
@@ -89,7 +89,7 @@ public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringC
 
     /// Creates an error for `value`, read from `source`; public so that other readers of
     /// configuration (a file, a `ConfigReader`) report a bad name the same way.
-    public init(value: String, source: String) {
+    package init(value: String, source: String) {
         self.value = value
         self.source = source
     }

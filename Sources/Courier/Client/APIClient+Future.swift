@@ -32,7 +32,7 @@ extension APIClient {
 
 extension Dispatcher {
     /// Sends `request` and completes with the body and response of an acceptable status.
-    public func future(for request: URLRequest) -> Future<(Data, HTTPURLResponse)> {
+    package func future(for request: URLRequest) -> Future<(Data, HTTPURLResponse)> {
         Future { try await dispatch(request) }
     }
 

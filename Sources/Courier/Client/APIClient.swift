@@ -7,8 +7,7 @@ import Foundation
 /// ``Dispatcher`` and decodes the response into each request's `Response` type.
 ///
 /// ```swift
-/// let client = APIClient(baseURL: URL(string: "https://api.example.com/v1/")!,
-///                        networking: compose(bearerToken(token), URLSessionTransport().networking))
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/v1/")!, transport: URLSessionTransport())
 /// let user: User = try await client.send(Request("users/42"))
 /// try await client.send(Request<Void>("users/42", method: .delete))
 /// ```
@@ -28,29 +27,30 @@ public struct APIClient: Sendable {
     public var encoder: JSONEncoder
     /// Sends the requests whose body is read as it arrives (see
     /// ``stream(_:uploading:)``); `nil` buffers them through the dispatcher's ``Networking``.
-    public var streaming: StreamingNetworking?
+    package var streaming: StreamingNetworking?
 
-    /// Creates a client over any ``Networking``, and optionally a ``StreamingNetworking`` for
-    /// ``stream(_:uploading:)``, such as a transport's `streaming`.
-    public init(
-        baseURL: URL,
-        networking: @escaping Networking,
-        streaming: StreamingNetworking? = nil,
-        decoder: JSONDecoder = JSONDecoder(),
-        encoder: JSONEncoder = JSONEncoder()
-    ) {
-        self.init(baseURL: baseURL, dispatcher: Dispatcher(networking: networking, decoder: decoder), encoder: encoder)
-        self.streaming = streaming
+    /// Creates a client over any ``Networking``: a composed stack, a function over another
+    /// client, or a test double. ``stream(_:uploading:)`` then buffers each body.
+    public init(baseURL: URL, networking: @escaping Networking, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {
+        self.init(baseURL: baseURL, exchange: Courier.exchange(networking), decoder: decoder, encoder: encoder)
     }
 
-    /// A client over an ``HTTPExchange``, such as a transport's `exchange`: requests go through
-    /// the transport's policy layers and no Foundation response is built unless asked for.
+    /// A client over a transport: requests go through its policies, answers keep its
+    /// ``ResponseHead`` (no Foundation response is built unless asked for), and
+    /// ``stream(_:uploading:)`` streams through it.
     ///
     /// ```swift
     /// let transport = try CurlTransport()
-    /// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, exchange: transport.exchange)
+    /// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, transport: transport)
     /// ```
     public init(
+        baseURL: URL, transport: some HTTPTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.init(baseURL: baseURL, exchange: transport.exchange, streaming: transport.streaming, decoder: decoder, encoder: encoder)
+    }
+
+    /// A client over an ``HTTPExchange`` and, optionally, a ``StreamingNetworking``.
+    package init(
         baseURL: URL,
         exchange: @escaping HTTPExchange,
         streaming: StreamingNetworking? = nil,

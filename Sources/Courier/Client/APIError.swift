@@ -111,7 +111,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind for a status code outside 2xx, or `nil` for 2xx.
-    public static func kind(forStatusCode statusCode: Int) -> Kind? {
+    package static func kind(forStatusCode statusCode: Int) -> Kind? {
         switch statusCode {
         case 200..<300: nil
         case 400: .badRequest

@@ -13,10 +13,10 @@ import Foundation
 /// ``dispatch(_:as:)`` here, and its `NetworkRequestError` cases are ``APIError/Kind`` cases.
 public struct Dispatcher: Sendable {
     /// What sends the requests, answering with Courier's own ``ResponseHead``.
-    public var exchange: HTTPExchange
+    package var exchange: HTTPExchange
     /// What sends the requests, as a ``Networking``; setting it wraps the new value in an
     /// ``HTTPExchange`` (``exchange(_:)``), which reads its `HTTPURLResponse` without copying it.
-    public var networking: Networking {
+    package var networking: Networking {
         get { Courier.networking(exchange) }
         set { exchange = Courier.exchange(newValue) }
     }
@@ -37,7 +37,7 @@ public struct Dispatcher: Sendable {
 
     /// A dispatcher over an ``HTTPExchange``, such as a transport's `exchange`: no Foundation
     /// response is built unless a caller asks for one (``dispatch(_:)``).
-    public init(
+    package init(
         exchange: @escaping HTTPExchange,
         decoder: JSONDecoder = JSONDecoder(),
         acceptableStatusCodes: Range<Int> = 200..<300
@@ -87,7 +87,7 @@ public struct Dispatcher: Sendable {
     }
 
     /// ``response(to:)`` with Foundation's response, built for this caller.
-    public func dispatch(_ request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
+    package func dispatch(_ request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
         let (data, head) = try await response(to: request)
         guard let http = head.httpURLResponse else {
             throw APIError(kind: .notHTTP, method: request.httpMethod ?? "GET", url: request.url, body: data)

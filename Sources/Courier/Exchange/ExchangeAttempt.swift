@@ -19,7 +19,7 @@ public struct ExchangeAttempt: Sendable, Equatable {
     public var metrics: ExchangeMetrics?
 
     /// An attempt as described by each property.
-    public init(
+    package init(
         statusCode: Int? = nil, errorCode: URLError.Code? = nil, duration: Duration, delay: Duration, metrics: ExchangeMetrics? = nil
     ) {
         self.statusCode = statusCode

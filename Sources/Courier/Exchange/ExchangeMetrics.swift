@@ -44,5 +44,5 @@ public struct ExchangeMetrics: Sendable, Equatable {
     public var attempts: [ExchangeAttempt] = []
 
     /// Metrics with nothing measured.
-    public init() {}
+    package init() {}
 }

@@ -6,10 +6,9 @@ import Foundation
 /// One HTTP exchange as Courier's engines answer it: a request in, the body and a
 /// ``ResponseHead`` out, with no Foundation response built.
 ///
-/// Both transports offer one (`exchange`), with their policy layers over it; ``APIClient`` and
-/// ``Dispatcher`` run on it. ``Networking`` stays the type to compose, swap and double in tests:
-/// ``networking(_:)`` turns an exchange into one, and ``exchange(_:)`` turns any `Networking`
-/// into an exchange.
+/// Every transport offers one (``HTTPTransport/exchange``), with its policies over it;
+/// ``APIClient`` and ``Dispatcher`` run on it. ``Networking`` stays the type to compose, swap
+/// and double in tests.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
@@ -20,7 +19,7 @@ public typealias HTTPExchange = @Sendable (URLRequest) async throws -> (Data, Re
 
 /// `exchange` as a ``Networking`` value: its head becomes an `HTTPURLResponse`, built once per
 /// answer.
-public func networking(_ exchange: @escaping HTTPExchange) -> Networking {
+package func networking(_ exchange: @escaping HTTPExchange) -> Networking {
     { request in
         let (data, head) = try await exchange(request)
         return (data, head.urlResponse)
@@ -29,7 +28,7 @@ public func networking(_ exchange: @escaping HTTPExchange) -> Networking {
 
 /// `networking` as an ``HTTPExchange``: each `HTTPURLResponse` is wrapped, not copied, and a
 /// response that is not HTTP fails with ``NotHTTPResponse``.
-public func exchange(_ networking: @escaping Networking) -> HTTPExchange {
+package func exchange(_ networking: @escaping Networking) -> HTTPExchange {
     { request in
         let (data, response) = try await networking(request)
         guard let head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
@@ -39,18 +38,18 @@ public func exchange(_ networking: @escaping Networking) -> HTTPExchange {
 
 /// A ``Networking`` answered with a response that is not HTTP, where an ``HTTPExchange`` was
 /// asked for.
-public struct NotHTTPResponse: Error, @unchecked Sendable {
+package struct NotHTTPResponse: Error, @unchecked Sendable {
     // @unchecked: URLResponse is immutable once built, but not declared Sendable everywhere.
     /// The response as it came.
-    public let response: URLResponse
+    package let response: URLResponse
     /// Its body.
-    public let body: Data
+    package let body: Data
 }
 
 extension Policies {
     /// `engine` with these policies' layers over it, as ``apply(to:)-(Networking)`` stacks them
     /// over a ``Networking``.
-    public func apply(to engine: @escaping HTTPExchange) -> HTTPExchange {
+    package func apply(to engine: @escaping HTTPExchange) -> HTTPExchange {
         let layered: Exchange<Data, ResponseHead> = layered(exchange: { request, _ in try await engine(request) }, exchangeLayers())
         return { request in try await layered(request, nil) }
     }

@@ -8,10 +8,10 @@
 /// ```swift
 /// let exchange = layered(transport.exchange, [logging(to: logger), recordingMetrics()])
 /// ```
-public typealias HTTPExchangeLayer = @Sendable (@escaping HTTPExchange) -> HTTPExchange
+package typealias HTTPExchangeLayer = @Sendable (@escaping HTTPExchange) -> HTTPExchange
 
 /// Wraps `exchange` in `layers`, the first outermost: it sees the request first and the
 /// response last.
-public func layered(_ exchange: @escaping HTTPExchange, _ layers: [HTTPExchangeLayer]) -> HTTPExchange {
+package func layered(_ exchange: @escaping HTTPExchange, _ layers: [HTTPExchangeLayer]) -> HTTPExchange {
     layers.reversed().reduce(exchange) { inner, layer in layer(inner) }
 }

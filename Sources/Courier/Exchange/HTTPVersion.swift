@@ -4,7 +4,7 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     public var minor: Int
 
     /// A version from its numbers.
-    public init(major: Int, minor: Int) {
+    package init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
     }
@@ -21,7 +21,7 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
 
     /// The version a status line starts with (`HTTP/1.1`, `HTTP/2`, `HTTP/2.0`), or nil when it
     /// is not one.
-    public init?(statusLineVersion text: some StringProtocol) {
+    package init?(statusLineVersion text: some StringProtocol) {
         // Every response's status line is read here: the usual two without splitting into an array.
         if text == "HTTP/1.1" {
             self = .http1_1

@@ -8,7 +8,7 @@ public struct HeaderField: Sendable, Hashable {
     public var name: String
     public var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -33,7 +33,7 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     private let storage: Storage
 
     /// Fields in the given order.
-    public init(_ fields: [HeaderField] = []) {
+    package init(_ fields: [HeaderField] = []) {
         storage = .fields(fields)
     }
 
@@ -74,7 +74,7 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
 
     /// The fields as `HTTPURLResponse` holds them: one entry per name, under its first
     /// spelling, repeated values joined with `", "`.
-    public var joined: [String: String] {
+    package var joined: [String: String] {
         if case .foundation(let response) = storage {
             return response.http.allHeaderFields as? [String: String] ?? [:]
         }

@@ -35,7 +35,7 @@ public struct ResponseHead: Sendable {
     private let foundation: FoundationResponse?
 
     /// A head from its parts.
-    public init(
+    package init(
         statusCode: Int, headerFields: HeaderFields = HeaderFields(), url: URL?, httpVersion: HTTPVersion = .http1_1,
         metrics: ExchangeMetrics = ExchangeMetrics()
     ) {
@@ -51,7 +51,7 @@ public struct ResponseHead: Sendable {
     /// `response` only when asked for, and ``httpURLResponse`` is `response` itself.
     /// `HTTPURLResponse` keeps neither the version nor the order of its fields: the version reads
     /// as HTTP/1.1 and the fields come in its dictionary's order.
-    public init?(_ response: URLResponse) {
+    package init?(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return nil }
         let foundation = FoundationResponse(http: http)
         statusCode = http.statusCode

@@ -34,7 +34,7 @@ public typealias Networking = @Sendable (URLRequest) async throws -> (Data, URLR
 ///
 /// ``compose(_:_:)-922zo`` puts a modifier in front of any ``Networking`` and gives a
 /// ``Networking`` that modifies every request it sends:
-/// `compose(bearerToken(token), transport.networking)`. ``bearerToken(_:)``, ``header(_:_:)``,
-/// ``defaultHeaders(_:)`` and ``userAgent(_:)`` make the common ones; any
+/// `compose(bearerToken(token), transport.networking)`. ``bearerToken(_:)``, ``header(_:_:)`` and
+/// ``defaultHeaders(_:)`` make the common ones; any
 /// `(URLRequest) -> URLRequest` closure is one too.
 public typealias RequestModifier = @Sendable (URLRequest) -> URLRequest

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 /// timed out: no data received or sent for 1 s (GET http://127.0.0.1:8080/slow)
 /// ```
-public func describingErrors() -> NetworkingLayer {
+package func describingErrors() -> NetworkingLayer {
     buffered(errorDescriptionLayer())
 }
 

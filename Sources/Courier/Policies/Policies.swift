@@ -6,15 +6,17 @@ import Foundation
 /// Everything about an exchange that is policy rather than wire: one vocabulary for both
 /// transports, so a configuration means the same whichever engine sends the requests.
 ///
-/// A transport's `networking` is its engine with ``layers`` over it. The limits are enforced by
-/// each engine while it receives, since only the engine sees the bytes before they are kept;
-/// the rest are ``NetworkingLayer`` values a caller can also stack by hand:
+/// Each transport takes its policies from its configuration and applies them once over its
+/// engine. The limits and the idle timeout are enforced by the engine while it sends and
+/// receives, since only the engine sees the bytes; the rest are layers over it, in the order
+/// ``apply(to:)`` describes.
 ///
 /// ```swift
 /// var policies = Policies()
+/// policies.idleTimeout = 10
 /// policies.totalDeadline = 30
 /// policies.redirects.maximumRedirects = 5
-/// let networking = policies.apply(to: transport.engine)
+/// let transport = URLSessionTransport(configuration: .init(policies: policies))
 /// ```
 public struct Policies: Sendable, Equatable {
     /// Which redirects are followed and how (see ``RedirectPolicy``).
@@ -25,9 +27,20 @@ public struct Policies: Sendable, Equatable {
     /// ``storingCookies(in:)``. Compared by identity.
     public var cookies: CookieStore? = nil
 
-    /// How long one call may take in total, redirects included, in seconds; `nil` (the default)
-    /// for no limit. See ``totalDeadline(_:)``.
+    /// How long one call may take in total, in seconds, redirects, retries and the waits between
+    /// them included, and for a streamed call the body too; `nil` (the default) for no limit.
+    /// Past it the call fails with `URLError(.timedOut)`.
     public var totalDeadline: TimeInterval? = nil
+
+    /// How long an exchange may wait without a byte sent or received, in seconds, waiting for a
+    /// connection included: URLSession's request timeout, on both engines. Default 60. A request
+    /// whose `timeoutInterval` is other than URLRequest's default of 60 s (or 0) uses its own, as
+    /// URLSession does. Past it the exchange fails with `URLError(.timedOut)`.
+    public var idleTimeout: TimeInterval = 60
+
+    /// The `User-Agent` sent with a request that sets none, on both engines; `nil` (the default)
+    /// sends `<process> Courier/<version>`.
+    public var userAgent: String? = nil
 
     /// Which failures and statuses are tried again, and how long to wait before each retry
     /// (see ``RetryPolicy`` and ``retrying(_:)``); ``RetryPolicy/none`` (the default) sends
@@ -48,33 +61,34 @@ public struct Policies: Sendable, Equatable {
     /// The defaults described on each property.
     public init() {}
 
-    /// The layers these policies put over an engine, outermost first: error descriptions, the
-    /// total deadline, retries, redirects, then on every hop cookies and response validation.
-    ///
-    /// Retries sit inside the deadline, so that attempts and the waits between them count
-    /// against it, and outside redirects, so that an attempt is a whole redirect chain and a
-    /// retry starts again from the request the caller made, not from a hop the caller never
-    /// asked for. The retry layer is always there, to remove ``RetryPolicy/requestField``; with
-    /// ``RetryPolicy/none`` it sends every request once.
-    public var layers: [NetworkingLayer] {
+    /// The layers these policies put over an engine, outermost first; see ``apply(to:)``.
+    package var layers: [NetworkingLayer] {
         exchangeLayers().map { buffered($0) }
     }
 
     /// The same policies as ``layers``, in the same order, for a ``StreamingNetworking``: each
     /// decides on the response head as its buffered counterpart does, and error descriptions and
     /// the total deadline also cover the body while it is read (see ``StreamingLayers``).
-    public var streamingLayers: [StreamingNetworkingLayer] {
+    package var streamingLayers: [StreamingNetworkingLayer] {
         exchangeLayers()
     }
 
-    /// `engine` with ``layers`` over it.
-    public func apply(to engine: @escaping Networking) -> Networking {
+    /// `networking` with these policies over it, as a transport applies them over its engine:
+    /// for a ``Networking`` of your own (a test double, a function over another client) that
+    /// should follow redirects, retry and time out as the transports do.
+    ///
+    /// The layers, outermost first: error descriptions, the total deadline, retries, redirects,
+    /// then on every hop cookies and response validation. Retries sit inside the deadline, so
+    /// that attempts and the waits between them count against it, and outside redirects, so
+    /// that an attempt is a whole redirect chain and a retry starts again from the request the
+    /// caller made. The limits and the idle timeout are the engine's to enforce.
+    public func apply(to networking: @escaping Networking) -> Networking {
         // Stacked as exchanges and adapted once, rather than each layer adapting on its own.
-        networking(sending: layered(exchange: exchange(sending: engine), exchangeLayers()))
+        Courier.networking(sending: layered(exchange: exchange(sending: networking), exchangeLayers()))
     }
 
     /// `streaming` with ``streamingLayers`` over it.
-    public func apply(to streaming: @escaping StreamingNetworking) -> StreamingNetworking {
+    package func apply(to streaming: @escaping StreamingNetworking) -> StreamingNetworking {
         layered(streaming, exchangeLayers())
     }
 
@@ -89,9 +103,11 @@ public struct Policies: Sendable, Equatable {
         return layers
     }
 
+    /// Equal when every policy is; cookie stores are compared by identity.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.totalDeadline == rhs.totalDeadline
             && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
             && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
+            && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent
     }
 }

@@ -20,7 +20,7 @@ import Foundation
 /// followed.
 public struct RedirectPolicy: Sendable, Equatable {
     /// What to do with a response.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Not a redirect to follow: hand this response to the caller.
         case deliver
         /// Send this request next.
@@ -31,7 +31,7 @@ public struct RedirectPolicy: Sendable, Equatable {
 
     /// Headers removed from the request whenever a redirect changes scheme, host or port,
     /// whatever ``sensitiveHeaderNames`` says.
-    public static let alwaysSensitiveHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    package static let alwaysSensitiveHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// The most redirects followed for one request before it fails with
     /// `URLError(.httpTooManyRedirects)`. Default 20, URLSession's limit; 0 returns every 3xx
@@ -63,7 +63,7 @@ public struct RedirectPolicy: Sendable, Equatable {
 
     /// Whether `statusCode` is one of the redirects this policy can follow. Asked of every
     /// response, so a switch rather than a hashed set.
-    public static func isRedirect(_ statusCode: Int) -> Bool {
+    package static func isRedirect(_ statusCode: Int) -> Bool {
         switch statusCode {
         case 301, 302, 303, 307, 308: true
         default: false
@@ -72,7 +72,7 @@ public struct RedirectPolicy: Sendable, Equatable {
 
     /// What to do after `request` was answered with `statusCode` and `location`, when
     /// `redirectsSoFar` redirects were followed before it.
-    public func decision(after request: URLRequest, statusCode: Int, location: String?, redirectsSoFar: Int) -> Decision {
+    package func decision(after request: URLRequest, statusCode: Int, location: String?, redirectsSoFar: Int) -> Decision {
         var upload: UploadBody?
         return decision(after: request, uploading: &upload, statusCode: statusCode, location: location, redirectsSoFar: redirectsSoFar)
     }

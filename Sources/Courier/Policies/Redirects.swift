@@ -13,7 +13,7 @@ import Foundation
 ///   `URLError(.appTransportSecurityRequiresSecureConnection)` for an https→http redirect that
 ///   the policy does not allow, `URLError(.requestBodyStreamExhausted)` when a 307 or 308 would
 ///   need a body stream a second time, and whatever the layers below throw.
-public func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> NetworkingLayer {
+package func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> NetworkingLayer {
     buffered(redirectLayer(policy))
 }
 
@@ -91,7 +91,7 @@ extension Task where Success == Never, Failure == Never {
     /// Throws `URLError(.cancelled)`, the error both engines give for a cancelled request, when
     /// the current task is cancelled.
     static func checkCancellation(url: URL?) throws(URLError) {
-        if isCancelled { throw URLError(.cancelled, "the request was cancelled", url: url) }
+        if isCancelled { throw URLError.cancelled(url: url) }
     }
 }
 
@@ -103,5 +103,11 @@ extension URLError {
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         if let underlying { info[NSUnderlyingErrorKey] = underlying }
         self.init(code, userInfo: info)
+    }
+
+    /// The error both engines end a cancelled request with; `what` names what was cancelled
+    /// when it is not the request itself (a body being read, for one).
+    package static func cancelled(_ what: String = "the request was cancelled", url: URL?) -> URLError {
+        URLError(.cancelled, what, url: url)
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Both engines join repeated fields with `", "` before the layer sees them, so a repeated
 /// `Content-Length` reaches it as a list.
-public func validatingResponses() -> NetworkingLayer {
+package func validatingResponses() -> NetworkingLayer {
     buffered(validationLayer())
 }
 

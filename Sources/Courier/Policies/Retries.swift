@@ -22,7 +22,7 @@ import Foundation
 /// ```swift
 /// let networking = layered(transport.engine, [describingErrors(), retrying(.standard), followingRedirects()])
 /// ```
-public func retrying(_ policy: RetryPolicy = .standard) -> NetworkingLayer {
+package func retrying(_ policy: RetryPolicy = .standard) -> NetworkingLayer {
     buffered(retryLayer(policy))
 }
 
@@ -41,7 +41,7 @@ extension StreamingLayers {
     /// on: on a failed connection or a retryable status, whose body is dropped unread (which
     /// cancels its transfer). Once a body has been handed to the caller, nothing is retried.
     /// A streamed ``UploadBody`` (``UploadBody/isReplayable`` false) is never retried.
-    public static func retrying(_ policy: RetryPolicy = .standard) -> StreamingNetworkingLayer {
+    package static func retrying(_ policy: RetryPolicy = .standard) -> StreamingNetworkingLayer {
         retryLayer(policy)
     }
 }

@@ -31,7 +31,7 @@ import Foundation
 /// ```
 public struct RetryPolicy: Sendable, Equatable {
     /// The methods RFC 9110 §9.2.2 defines as idempotent, which are retried without opting in.
-    public static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]
+    package static let idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]
 
     /// 408 Request Timeout, 429 Too Many Requests, 500, 502, 503 and 504: the statuses curl's
     /// `--retry` retries.
@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `Courier-Retry: always` retries it whatever its method, `Courier-Retry: never` does not
     /// retry it at all. The retry layer removes the field before the request is sent, whether
     /// retries are on or not. ``Request/retryingAnyMethod()`` and ``Request/notRetrying()`` set it.
-    public static let requestField = "Courier-Retry"
+    package static let requestField = "Courier-Retry"
 
     /// The most attempts for one request, the first included; 1 (the default) or less means no
     /// retries.
@@ -115,17 +115,17 @@ public struct RetryPolicy: Sendable, Equatable {
     public static let standard = RetryPolicy(maximumAttempts: 3)
 
     /// Whether this policy retries at all.
-    public var isEnabled: Bool { maximumAttempts > 1 }
+    package var isEnabled: Bool { maximumAttempts > 1 }
 
     /// Whether a request with `method` is retried without opting in.
-    public func retries(method: String) -> Bool {
+    package func retries(method: String) -> Bool {
         retriesAnyMethod || Self.idempotentMethods.contains(method.uppercased())
     }
 
     /// The wait before retry number `retry` (1 before the second attempt), in seconds:
     /// `initialDelay × multiplier^(retry - 1)`, capped at ``maximumDelay``, less the
     /// ``jitter`` fraction of it times `random` (in `0..<1`).
-    public func backoff(beforeRetry retry: Int, random: Double) -> TimeInterval {
+    package func backoff(beforeRetry retry: Int, random: Double) -> TimeInterval {
         let base = Self.finiteNonNegative(initialDelay)
         let cap = Self.finiteNonNegative(maximumDelay)
         let growth = pow(max(Self.finiteNonNegative(multiplier), 1), Double(max(retry - 1, 0)))

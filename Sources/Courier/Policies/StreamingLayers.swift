@@ -20,10 +20,10 @@ import Foundation
 /// Every decision is taken on a response's head, before its body is read. Two policies also
 /// reach into the body while it arrives: error descriptions describe the errors a read throws,
 /// and the total deadline ends a body still arriving when it passes.
-public enum StreamingLayers {
+package enum StreamingLayers {
     /// The streaming ``describingErrors()``: errors thrown before the head and errors thrown
     /// later while the body is read get the same description.
-    public static func describingErrors() -> StreamingNetworkingLayer {
+    package static func describingErrors() -> StreamingNetworkingLayer {
         errorDescriptionLayer()
     }
 
@@ -31,7 +31,7 @@ public enum StreamingLayers {
     /// while the body is still arriving, the body's next read throws the same
     /// `URLError(.timedOut)` and its transfer is cancelled. A body read to its end or dropped
     /// before the deadline leaves nothing running behind it.
-    public static func totalDeadline(_ seconds: TimeInterval) -> StreamingNetworkingLayer {
+    package static func totalDeadline(_ seconds: TimeInterval) -> StreamingNetworkingLayer {
         deadlineLayer(seconds)
     }
 
@@ -42,18 +42,18 @@ public enum StreamingLayers {
     /// method becomes GET (a 303, or a 301 or 302 after POST), sent again on 307 and 308. A body
     /// that cannot be sent again (``UploadBody/isReplayable`` is false) fails such a redirect with
     /// `URLError(.requestBodyStreamExhausted)`.
-    public static func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> StreamingNetworkingLayer {
+    package static func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> StreamingNetworkingLayer {
         redirectLayer(policy)
     }
 
     /// The streaming ``storingCookies(in:)``: on every hop, cookies are sent with the request
     /// and stored from the response head before its body is read.
-    public static func storingCookies(in store: CookieStore) -> StreamingNetworkingLayer {
+    package static func storingCookies(in store: CookieStore) -> StreamingNetworkingLayer {
         cookieLayer(in: store)
     }
 
     /// The streaming ``validatingResponses()``: the head is checked before the body is handed on.
-    public static func validatingResponses() -> StreamingNetworkingLayer {
+    package static func validatingResponses() -> StreamingNetworkingLayer {
         validationLayer()
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// for any cancelled request, and the error carries what the engine measured of it
 /// (`URLError.exchangeMetrics`). NaN, negative values and anything past
 /// `URLRequest.maximumTimeoutInterval`, infinity included, mean no limit.
-public func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
+package func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
     buffered(deadlineLayer(seconds))
 }
 

@@ -34,7 +34,7 @@ public struct Endpoint: Sendable, Hashable {
     }
 
     /// Whether ``path`` is an absolute URL (it has a `scheme://` prefix).
-    public var isAbsolute: Bool {
+    package var isAbsolute: Bool {
         guard let separator = path.range(of: "://") else { return false }
         let scheme = path[..<separator.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
@@ -47,7 +47,7 @@ public struct Endpoint: Sendable, Hashable {
     ///   ``RequestError/unsupportedScheme(_:url:)`` for a scheme other than http, https,
     ///   http+unix or https+unix, and
     ///   ``RequestError/invalidURL(_:)`` when no URL with a host can be formed.
-    public func url(relativeTo baseURL: URL? = nil) throws(RequestError) -> URL {
+    package func url(relativeTo baseURL: URL? = nil) throws(RequestError) -> URL {
         var components: URLComponents
         var extraQuery: [String] = []
         if isAbsolute {

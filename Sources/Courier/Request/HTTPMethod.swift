@@ -66,7 +66,7 @@ public enum HTTPMethod: Sendable, Equatable {
     }
 
     /// The body this method carries, if any.
-    public var body: RequestBody? {
+    package var body: RequestBody? {
         switch self {
         case .post(let body), .put(let body), .patch(let body), .custom(_, let body): body
         case .get, .head, .delete: nil
@@ -74,7 +74,7 @@ public enum HTTPMethod: Sendable, Equatable {
     }
 
     /// The query items this method carries (only `GET` has any).
-    public var queryItems: [URLQueryItem] {
+    package var queryItems: [URLQueryItem] {
         if case .get(let items) = self { items } else { [] }
     }
 }

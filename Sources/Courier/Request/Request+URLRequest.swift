@@ -11,7 +11,7 @@ extension Request {
     ///
     /// - Throws: ``RequestError`` when the URL cannot be formed, the method is not a token, a
     ///   header is malformed, or the body cannot be encoded. Never traps.
-    public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> URLRequest {
+    package func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> URLRequest {
         try urlRequest(url: endpointWithMethodQuery.url(relativeTo: baseURL), encoder: encoder)
     }
 

@@ -67,7 +67,7 @@ public struct RequestBody: Sendable, Equatable {
     }
 
     /// The body's bytes, encoded with `encoder` when the body is JSON.
-    public func data(using encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> Data {
+    package func data(using encoder: JSONEncoder = JSONEncoder()) throws(RequestError) -> Data {
         do {
             return try encode(encoder)
         } catch {

@@ -35,11 +35,6 @@ public func defaultHeaders(_ headers: [String: String]) -> RequestModifier {
     }
 }
 
-/// Sets `User-Agent` unless the request already has one.
-public func userAgent(_ value: String) -> RequestModifier {
-    defaultHeaders(["User-Agent": value])
-}
-
 extension URLRequest {
     /// Sets `name` to `value`, replacing any field of the same name in any letter case, keeping
     /// the value byte for byte so that validation sees what the caller wrote.

@@ -10,7 +10,7 @@ import Foundation
 extension URL {
     /// The scheme of a URL sent over a Unix domain socket: `http+unix`, or `https+unix` for
     /// TLS over the socket.
-    public static let unixSocketSchemes: Set<String> = ["http+unix", "https+unix"]
+    package static let unixSocketSchemes: Set<String> = ["http+unix", "https+unix"]
 
     /// A URL that sends `path` (with its query, if any) to the HTTP server listening on the
     /// Unix domain socket at `socketPath`, e.g.
@@ -28,7 +28,7 @@ extension URL {
     }
 
     /// Whether this URL names a Unix domain socket (its scheme is one of ``unixSocketSchemes``).
-    public var namesUnixSocket: Bool {
+    package var namesUnixSocket: Bool {
         scheme.map { Self.unixSocketSchemes.contains($0.lowercased()) } ?? false
     }
 

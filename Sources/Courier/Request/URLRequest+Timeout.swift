@@ -14,7 +14,7 @@ extension URLRequest {
     ///
     /// A `timeoutInterval` of 0 means the transport's default on both (60 s unless configured):
     /// FoundationNetworking alone would time such a request out at once.
-    public static let maximumTimeoutInterval: TimeInterval = Double(Int32.max) / 1000
+    package static let maximumTimeoutInterval: TimeInterval = Double(Int32.max) / 1000
 
     /// `interval` clamped to `maximumTimeoutInterval`; 0, negative values and NaN become
     /// `fallback`. For timeouts from configuration, which are not validated as a request's are.

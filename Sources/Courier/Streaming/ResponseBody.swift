@@ -29,7 +29,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// How many unread bytes wait before the engine is told to pause: 1 MiB by default, room
     /// for a few of the largest pieces an engine receives at once, so a reader that keeps up
     /// never makes the engine pause.
-    public static let defaultBufferSize = 1 << 20
+    package static let defaultBufferSize = 1 << 20
 
     private let reader: Reader
     /// Applied to every error a read throws, by layers above the engine (error descriptions).
@@ -47,7 +47,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// A body that is already complete, for test doubles and for engines that buffer; `metrics`
     /// are what ``metrics`` answers.
-    public init(_ data: Data, trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
+    package init(_ data: Data, trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
         let storage = ResponseBodyStorage(bufferSize: Swift.max(1, data.count), producer: { _ in })
         storage.write(data)
         storage.finish(trailerFields: trailerFields, metrics: metrics)
@@ -183,7 +183,7 @@ private final class Reader: Sendable {
     }
 
     deinit {
-        storage.cancel(with: URLError(.cancelled, "the response body was dropped before its end", url: nil))
+        storage.cancel(with: URLError.cancelled("the response body was dropped before its end", url: nil))
     }
 }
 
@@ -275,7 +275,7 @@ package final class ResponseBodyStorage: Sendable {
                 perform(shared.withLock { $0.state.next(continuation) })
             }
         } onCancel: {
-            cancel(with: URLError(.cancelled, "the task reading the response body was cancelled", url: nil))
+            cancel(with: URLError.cancelled("the task reading the response body was cancelled", url: nil))
         }
     }
 

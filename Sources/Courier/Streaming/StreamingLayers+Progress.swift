@@ -22,7 +22,7 @@ extension StreamingLayers {
     /// and on the reading task for the download, never twice at once, and must return quickly.
     ///
     /// Put it outermost, so that a redirect's body, dropped by the redirect layer, is not counted.
-    public static func reportingProgress(
+    package static func reportingProgress(
         every interval: Duration = .milliseconds(100), _ observer: @escaping @Sendable (TransferProgress) -> Void
     ) -> StreamingNetworkingLayer {
         { next in

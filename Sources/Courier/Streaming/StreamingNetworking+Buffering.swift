@@ -10,7 +10,7 @@ import Foundation
 /// a plain ``Networking``; memory is then what the buffered exchange needs. The head wraps the
 /// `HTTPURLResponse` without copying it; a response that is not HTTP fails with
 /// ``NotHTTPResponse``.
-public func streamingNetworking(buffering networking: @escaping Networking) -> StreamingNetworking {
+package func streamingNetworking(buffering networking: @escaping Networking) -> StreamingNetworking {
     streamingExchange(buffering: exchange(networking))
 }
 

@@ -22,9 +22,9 @@ public typealias StreamingNetworking = @Sendable (URLRequest, UploadBody?) async
 
 /// A function that wraps a ``StreamingNetworking`` in a policy, as ``NetworkingLayer`` does for
 /// ``Networking``.
-public typealias StreamingNetworkingLayer = @Sendable (@escaping StreamingNetworking) -> StreamingNetworking
+package typealias StreamingNetworkingLayer = @Sendable (@escaping StreamingNetworking) -> StreamingNetworking
 
 /// Wraps `networking` in `layers`, the first outermost.
-public func layered(_ networking: @escaping StreamingNetworking, _ layers: [StreamingNetworkingLayer]) -> StreamingNetworking {
+package func layered(_ networking: @escaping StreamingNetworking, _ layers: [StreamingNetworkingLayer]) -> StreamingNetworking {
     layers.reversed().reduce(networking) { inner, layer in layer(inner) }
 }

@@ -30,7 +30,7 @@ public struct TransferProgress: Sendable, Equatable {
     public var isFinished: Bool
 
     /// A transfer before anything moved.
-    public init(
+    package init(
         bytesSent: Int64 = 0, expectedBytesToSend: Int64? = nil, bytesReceived: Int64 = 0,
         expectedBytesToReceive: Int64? = nil, isFinished: Bool = false
     ) {

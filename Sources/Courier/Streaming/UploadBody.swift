@@ -61,7 +61,7 @@ public struct UploadBody: Sendable {
     }
 
     /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         if case .chunks = source { false } else { true }
     }
 

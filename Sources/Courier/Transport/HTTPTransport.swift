@@ -4,71 +4,69 @@ import FoundationNetworking
 import Foundation
 
 /// What both of Courier's engines are: one exchange at a time, buffered or streamed, with the
-/// shared ``Policies`` layers over it, and a way to release what the engine holds.
+/// transport's ``Policies`` over it, and a way to release what the engine holds.
 ///
-/// `URLSessionTransport` and `CurlTransport` conform; what is written once over the protocol
-/// (``Networking``, downloads and uploads from files, their progress) behaves the same on
-/// both. Choose one by configuration with `Transport.makeTransport(…)` in `CourierCurl`, and keep
-/// it as `any HTTPTransport`.
+/// `URLSessionTransport` and `CurlTransport` conform. Each supplies its engine's two calls with
+/// the policies applied (``exchange`` and ``streaming``); everything else is written once here
+/// over those two and behaves the same on both: ``data(for:)``, ``stream(for:uploading:)``,
+/// ``networking``, downloads and uploads from files. Choose a transport by configuration with
+/// `TransportKind.makeTransport(…)` in `CourierCurl`, keep it as `any HTTPTransport`, and give it to
+/// ``APIClient/init(baseURL:transport:decoder:encoder:)``.
 public protocol HTTPTransport: Sendable {
-    /// The policies this transport's layers apply.
+    /// The policies this transport applies over its engine.
     var policies: Policies { get }
-    /// The engine with the policy layers over it, answering with Courier's own head.
-    var exchange: HTTPExchange { get }
-    /// The streaming engine with the policy layers over it, answering with Courier's own head.
-    var streaming: StreamingNetworking { get }
-    /// This transport as a ``Networking`` value.
-    var networking: Networking { get }
     /// What the engine can and cannot do.
     var capabilities: TransportCapabilities { get }
+    /// One buffered exchange through the policies, answering with Courier's own
+    /// ``ResponseHead``: what ``APIClient`` and ``Dispatcher`` run on.
+    var exchange: HTTPExchange { get }
+    /// One streamed exchange through the policies: what ``stream(for:uploading:)`` sends.
+    var streaming: StreamingNetworking { get }
     /// Ends the requests in flight with a typed error, refuses new ones and releases the engine.
     func shutdown() async
 }
 
-/// What an engine can do, where the two differ; every other behaviour is the same on both.
-public struct TransportCapabilities: Sendable, Equatable {
-    /// A streamed body whose reader falls behind pauses the transfer, so memory stays at the
-    /// stream's buffer; otherwise the unread bytes wait in memory, up to a limit.
-    public var pausesForSlowReaders: Bool
-    /// Decoding stops at ``Policies/maximumResponseBytes``; otherwise the engine goes on decoding
-    /// a compression bomb in the background after the caller has its error.
-    public var stopsDecodingAtTheLimit: Bool
-    /// A chunked response's trailer fields are returned; otherwise they end the process.
-    public var returnsTrailers: Bool
-    /// HTTP, HTTPS and SOCKS proxies, with credentials and a no-proxy list, are used;
-    /// otherwise asking for one fails with ``RequestError/unsupportedOption(_:transport:supportedBy:)``.
-    public var connectsThroughProxies: Bool
-    /// `http+unix` URLs (see `URL.unixSocket(_:path:secure:)`) and a transport-wide Unix
-    /// socket are sent over the socket; otherwise they are refused as above.
-    public var connectsOverUnixSockets: Bool
-    /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
-    /// otherwise they are refused as above.
-    public var overridesDNS: Bool
-    /// HTTP/1.1 only and HTTP/2 with prior knowledge (h2c) can be chosen, and the version
-    /// spoken is reported in ``ResponseHead/httpVersion``; otherwise asking is refused as above.
-    public var choosesHTTPVersion: Bool
-    /// A client certificate (its key possibly encrypted), a pinned public key and a minimum TLS
-    /// version are honoured; otherwise asking for one is refused as above.
-    public var configuresTLSIdentity: Bool
-
-    /// Capabilities from their parts; what is not given is not supported.
-    public init(
-        pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
-        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
-        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false
-    ) {
-        self.pausesForSlowReaders = pausesForSlowReaders
-        self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
-        self.returnsTrailers = returnsTrailers
-        self.connectsThroughProxies = connectsThroughProxies
-        self.connectsOverUnixSockets = connectsOverUnixSockets
-        self.overridesDNS = overridesDNS
-        self.choosesHTTPVersion = choosesHTTPVersion
-        self.configuresTLSIdentity = configuresTLSIdentity
-    }
-}
-
 extension HTTPTransport {
+    /// Sends `request` through the policies and returns the final response's body and
+    /// `HTTPURLResponse`, as URLSession's `data(for:)` does; any status is a response.
+    ///
+    /// - Throws: ``RequestError`` for a request that must not be sent (a malformed method or
+    ///   header; nothing is sent); `URLError` for failures on the wire, with URLSession's code
+    ///   and a description that names the method, the URL and what happened;
+    ///   `URLError(.cancelled)` when the calling task is cancelled.
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await networking(request)
+    }
+
+    /// Sends `request` through the policies, its body read from `upload` as it goes out (the
+    /// request's own `httpBody` when nil), and returns as soon as the final response's head
+    /// arrives, with the body to read as it comes; any status is a response.
+    ///
+    /// ```swift
+    /// let (body, head) = try await transport.stream(for: request)
+    /// for try await chunk in body { try file.write(contentsOf: chunk) }
+    /// ```
+    ///
+    /// The head's ``ResponseHead/metrics`` hold what was measured up to the first byte; the
+    /// body's ``ResponseBody/metrics`` the whole exchange's once it has ended. Cancelling the
+    /// task before the head arrives, or the reading task, or dropping the body before its end,
+    /// stops the transfer. A transport whose ``TransportCapabilities/pausesForSlowReaders``
+    /// keeps memory at its stream buffer whatever the body's size; the other keeps unread bytes
+    /// up to a limit of its configuration.
+    ///
+    /// - Throws: what ``data(for:)`` throws, before the head; a read of the body throws the
+    ///   engine's `URLError` for failures after it.
+    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
+        try await streaming(request, upload)
+    }
+
+    /// This transport as a ``Networking`` value, sending as ``data(for:)`` does: for
+    /// ``APIClient/init(baseURL:networking:decoder:encoder:)``, ``compose(_:_:)-922zo``
+    /// and the other functions over ``Networking``.
+    public var networking: Networking {
+        Courier.networking(exchange)
+    }
+
     /// Downloads the response body of `request` to a new file in the temporary directory and
     /// returns its URL, as URLSession's `download(for:)` does.
     ///

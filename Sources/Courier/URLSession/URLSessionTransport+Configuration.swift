@@ -37,19 +37,14 @@ extension URLSessionTransport {
             case shared
         }
 
-        /// The idle timeout: the longest wait for the next bytes (`URLRequest.timeoutInterval`
-        /// overrides it per request).
-        public var timeoutIntervalForRequest: TimeInterval
-        /// The longest a whole transfer may take.
-        public var timeoutIntervalForResource: TimeInterval
         /// The most connections kept to one host.
         public var maximumConnectionsPerHost: Int
         /// Cookie handling; ``CookiePolicy/none`` unless asked.
         public var cookies: CookiePolicy
         /// Headers added to every request that does not set them.
         public var additionalHeaders: [String: String]
-        /// Redirects, limits, the total deadline and the other policies both transports share.
-        /// The limits are enforced while receiving; the rest are layers over this engine.
+        /// Redirects, limits, the idle timeout, the total deadline, the `User-Agent` and the other
+        /// policies both transports share.
         public var policies: Policies
         /// Which content codings are asked for and decoded; ``ContentDecoding/all`` unless asked.
         public var contentDecoding: ContentDecoding
@@ -65,8 +60,6 @@ extension URLSessionTransport {
 
         /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
         public init(
-            timeoutIntervalForRequest: TimeInterval = 60,
-            timeoutIntervalForResource: TimeInterval = 7 * 24 * 60 * 60,
             maximumConnectionsPerHost: Int = 6,
             cookies: CookiePolicy = .none,
             additionalHeaders: [String: String] = [:],
@@ -74,8 +67,6 @@ extension URLSessionTransport {
             contentDecoding: ContentDecoding = .all,
             maximumUnreadBytes: Int = 64 << 20
         ) {
-            self.timeoutIntervalForRequest = timeoutIntervalForRequest
-            self.timeoutIntervalForResource = timeoutIntervalForResource
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.cookies = cookies
             self.additionalHeaders = additionalHeaders
@@ -88,9 +79,12 @@ extension URLSessionTransport {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            // FoundationNetworking traps on intervals it cannot express in whole milliseconds.
-            configuration.timeoutIntervalForRequest = URLRequest.clampedTimeout(timeoutIntervalForRequest, fallback: 60)
-            configuration.timeoutIntervalForResource = URLRequest.clampedTimeout(timeoutIntervalForResource, fallback: 7 * 24 * 60 * 60)
+            // FoundationNetworking traps on intervals it cannot express in whole milliseconds. The
+            // total deadline is a policy layer, so the session's own resource timeout stays at
+            // URLSession's default of a week.
+            configuration.timeoutIntervalForRequest = URLRequest.clampedTimeout(
+                policies.idleTimeout, fallback: URLRequest.defaultTimeoutInterval
+            )
             configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
             configuration.httpAdditionalHeaders = additionalHeaders.isEmpty ? nil : additionalHeaders
             switch cookies {

@@ -19,7 +19,7 @@ extension URLSessionTransport {
         }
 
         private var cancellationError: URLError {
-            URLError(.cancelled, "the request was cancelled", url: request.url)
+            URLError.cancelled(url: request.url)
         }
 
         func start(_ task: URLSessionDataTask, continuation: Continuation) {

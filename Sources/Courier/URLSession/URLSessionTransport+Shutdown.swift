@@ -28,10 +28,10 @@ extension URLSessionTransport {
     }
 
     /// The longest ``shutdown()`` waits for FoundationNetworking to invalidate the session.
-    public static let shutdownWait = Duration.seconds(1)
+    package static let shutdownWait = Duration.seconds(1)
 
     /// The error of a request that a shut-down transport ended or refused.
     static func shutDownError(url: URL?) -> URLError {
-        URLError(.cancelled, "the URLSessionTransport was shut down before the request finished", url: url)
+        URLError.cancelled("the URLSessionTransport was shut down before the request finished", url: url)
     }
 }

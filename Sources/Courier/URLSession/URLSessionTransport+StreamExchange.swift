@@ -49,7 +49,7 @@ extension URLSessionTransport {
         }
 
         private var cancellationError: URLError {
-            URLError(.cancelled, "the request was cancelled", url: request.url)
+            URLError.cancelled(url: request.url)
         }
 
         func start(_ task: URLSessionTask, continuation: Continuation) {
@@ -147,7 +147,7 @@ extension URLSessionTransport {
 
         private func producer(_ action: ResponseBodyStorage.ProducerAction) {
             guard action == .cancel else { return }
-            let error = URLError(.cancelled, "the response body was cancelled before its end", url: request.url)
+            let error = URLError.cancelled("the response body was cancelled before its end", url: request.url)
             if let task = state.withLock({ $0.readerCancelled(with: error) }) { cancelSoon(task) }
         }
 

@@ -4,10 +4,10 @@ import FoundationNetworking
 import Foundation
 import Synchronization
 
-/// The ``Networking`` transport backed by `URLSession` (FoundationNetworking on Linux).
+/// The transport backed by `URLSession` (FoundationNetworking on Linux).
 ///
-/// Its ``engine`` runs one data task per exchange and lets FoundationNetworking follow no
-/// redirect; redirects, the total deadline, response validation and error descriptions are the
+/// Its engine runs one task per exchange and lets FoundationNetworking follow no redirect;
+/// redirects, the total deadline, retries, response validation and error descriptions are the
 /// shared ``Policies`` layers over it, the same ones `CurlTransport` uses. The session is
 /// configured so that results depend only on the request and the server, never on state left
 /// by earlier requests: no URL cache and, unless asked for, no cookie storage. That is also what
@@ -15,8 +15,15 @@ import Synchronization
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
-/// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: transport.networking)
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, transport: transport)
 /// ```
+///
+/// FoundationNetworking cannot pause a transfer, so the bytes of a streamed body its reader has
+/// not read yet wait in memory, up to ``Configuration/maximumUnreadBytes``, past which the body
+/// fails; use `CurlTransport` to read large bodies slowly in bounded memory. A
+/// ``UploadBody/stream(_:length:)`` body is written to a temporary file before it is sent
+/// (FoundationNetworking can only wait for a body's bytes without blocking when they come from
+/// a file).
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests are sent with.
     public let session: URLSession
@@ -32,65 +39,38 @@ public struct URLSessionTransport: HTTPTransport {
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.underlyingQueue = delegate.queue
-        self.session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
-        self.delegate = delegate
-        self.configuration = configuration
-        let tasks = TaskQueue()
-        self.tasks = tasks
-        let engine = Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
-        layered = configuration.policies.apply(to: engine)
-        layeredExchange = configuration.policies.apply(
-            to: Self.exchangeEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
-        )
-        layeredStreaming = configuration.policies.apply(
-            to: Self.streamingEngine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
-        )
+        let session = URLSession(configuration: configuration.sessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
+        self.init(session: session, delegate: delegate, configuration: configuration)
     }
 
     /// Wraps an existing session as it is, caches, cookies and delegate included, with the
     /// default ``Policies`` layers over it.
     ///
     /// - Warning: Such a session follows redirects itself, before the policy layers see them,
-    ///   its bodies are not bounded by ``Policies/maximumResponseBytes``, and it decodes every
-    ///   content coding (``Configuration/ContentDecoding/all``). On Linux it never
-    ///   completes a request answered with `401` and `WWW-Authenticate` unless its own delegate
-    ///   handles the challenge. A `timeoutInterval` with a fraction of a second is rounded up to
-    ///   whole seconds, the unit FoundationNetworking counts in.
+    ///   its bodies are not bounded by ``Policies/maximumResponseBytes`` and are buffered whole
+    ///   before a streamed head returns, and it decodes every content coding
+    ///   (``Configuration/ContentDecoding/all``). On Linux it never completes a request
+    ///   answered with `401` and `WWW-Authenticate` unless its own delegate handles the
+    ///   challenge. A `timeoutInterval` with a fraction of a second is rounded up to whole
+    ///   seconds, the unit FoundationNetworking counts in.
     public init(session: URLSession) {
+        self.init(session: session, delegate: nil, configuration: Configuration(contentDecoding: .all))
+    }
+
+    private init(session: URLSession, delegate: SessionDelegate?, configuration: Configuration) {
         self.session = session
-        self.delegate = nil
-        configuration = Configuration(contentDecoding: .all)
+        self.delegate = delegate
+        self.configuration = configuration
         let tasks = TaskQueue()
         self.tasks = tasks
-        let engine = Self.engine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
-        layered = configuration.policies.apply(to: engine)
-        layeredExchange = configuration.policies.apply(
-            to: Self.exchangeEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
-        )
-        layeredStreaming = configuration.policies.apply(
-            to: Self.streamingEngine(session: session, tasks: tasks, delegate: nil, contentDecoding: .all)
-        )
+        layered = Self.engine(session: session, tasks: tasks, delegate: delegate, configuration: configuration)
+            .applying(configuration.policies)
     }
 
     let delegate: SessionDelegate?
     let tasks: TaskQueue
-    private let layered: Networking
-    private let layeredExchange: HTTPExchange
-    let layeredStreaming: StreamingNetworking
-
-    /// Sends `request` through the policy layers and returns the body and response; any HTTP
-    /// status is a response.
-    ///
-    /// - Throws: ``RequestError`` for a request with a malformed method or header (nothing is
-    ///   sent); `URLError` for failures on the wire, with a readable description;
-    ///   `URLError(.cancelled)` when the calling task is cancelled.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await layered(request)
-    }
-
-    /// This transport as a ``Networking`` value: the engine with the configuration's
-    /// ``Policies`` layers over it.
-    public var networking: Networking { layered }
+    /// The engine with the configuration's policies over it, built once.
+    private let layered: Engine
 
     /// The configuration's policies.
     public var policies: Policies { configuration.policies }
@@ -101,96 +81,55 @@ public struct URLSessionTransport: HTTPTransport {
         TransportCapabilities(pausesForSlowReaders: false, stopsDecodingAtTheLimit: false, returnsTrailers: false)
     }
 
-    /// This transport as an ``HTTPExchange``: the same layers, answering with Courier's own
-    /// ``ResponseHead``, for ``APIClient/init(baseURL:exchange:streaming:decoder:encoder:)``.
-    /// FoundationNetworking builds its `HTTPURLResponse` anyway; the head reads its fields only
-    /// when asked for.
-    public var exchange: HTTPExchange { layeredExchange }
+    /// One buffered exchange through the policies. FoundationNetworking builds its
+    /// `HTTPURLResponse` anyway; the head reads its fields only when asked for.
+    public var exchange: HTTPExchange { layered.exchange }
 
-    /// One exchange and nothing else: every 3xx is returned as it is, bodies are bounded by
-    /// ``Policies/maximumResponseBytes``, and no policy layer runs. Compose your own stack over
-    /// it with ``layered(_:_:)`` or ``Policies/apply(to:)-(Networking)``.
-    public var engine: Networking {
-        Self.engine(session: session, tasks: tasks, delegate: delegate, contentDecoding: configuration.contentDecoding)
-    }
+    /// One streamed exchange through the policies.
+    public var streaming: StreamingNetworking { layered.stream }
 
-    static func engine(
-        session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
-    ) -> Networking {
-        { request in
-            try await session.courierExchange(
-                for: prepared(request, contentDecoding: contentDecoding), tasks: tasks, delegate: delegate
-            )
-        }
-    }
-
-    /// ``engine`` answering with Courier's own head and what a layer can measure around
-    /// FoundationNetworking: when the head arrived, the whole exchange, the decoded body.
-    static func exchangeEngine(
-        session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, contentDecoding: Configuration.ContentDecoding
-    ) -> HTTPExchange {
-        { request in
+    /// The engine's two calls, with no policy over them: every 3xx is returned as it is and
+    /// bodies are bounded by ``Policies/maximumResponseBytes``.
+    static func engine(session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, configuration: Configuration) -> Engine {
+        let exchange: HTTPExchange = { request in
             let started = ContinuousClock.now
-            let exchange = try session.courierExchange(for: prepared(request, contentDecoding: contentDecoding), tasks: tasks)
+            let exchange = try session.courierExchange(for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks)
             let (data, response) = try await session.perform(exchange, delegate: delegate)
             guard var head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
+            // What a layer can measure around FoundationNetworking: when the head arrived, the
+            // whole exchange, the decoded body.
             head.metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
             head.metrics.total = ContinuousClock.now - started
             head.metrics.decodedBodyBytes = data.count
             return (data, head)
         }
+        guard let delegate else { return Engine(exchange: exchange, stream: streamingExchange(buffering: exchange)) }
+        return Engine(exchange: exchange) { request, upload in
+            try await session.courierStream(
+                for: prepared(request, uploading: upload, configuration: configuration), uploading: upload,
+                tasks: tasks, delegate: delegate
+            )
+        }
     }
 
-    /// `request` checked and completed as every exchange sends it.
-    static func prepared(
-        _ request: URLRequest, uploading upload: UploadBody? = nil, contentDecoding: Configuration.ContentDecoding
-    ) throws -> URLRequest {
-        try request.validateForSending(uploading: upload)
+    /// `request` checked as both engines check it, and completed as this one sends it.
+    static func prepared(_ request: URLRequest, uploading upload: UploadBody?, configuration: Configuration) throws -> URLRequest {
+        _ = try request.checkedForSending(uploading: upload, transport: "URLSessionTransport", sendsOverUnixSockets: false)
         var request = request
-        if contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+        if configuration.contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         }
         // FoundationNetworking's own default, `<process> (unknown version) curl/<version>`,
         // names neither the app's version nor Courier; CurlTransport sends this same value.
         if request.value(forHTTPHeaderField: "User-Agent") == nil {
-            request.setValue(DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
+            request.setValue(configuration.policies.userAgent ?? DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
         }
-        // FoundationNetworking would still speak FTP or FILE through libcurl.
-        if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
-            if url.namesUnixSocket {
-                throw RequestError.unsupportedOption(
-                    "send over a Unix domain socket (\(scheme) URL)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
-                )
-            }
-            throw URLError(.unsupportedURL, "only http and https URLs are sent", url: url)
-        }
+        request.timeoutInterval = request.idleTimeout(under: configuration.policies)
         return request
     }
 }
 
 extension URLSession {
-    /// `data(for:)` as a ``Networking`` value, with Courier's request validation in front and
-    /// the default ``Policies`` layers over it.
-    ///
-    /// An unapplied `session.data(for:)` does not convert to ``Networking`` on Linux, where the
-    /// method has a defaulted `delegate:` parameter; use this property instead.
-    public var networking: Networking {
-        URLSessionTransport(session: self).networking
-    }
-
-    /// One task, bridged to async/await with cancellation that reaches the task.
-    ///
-    /// FoundationNetworking's own `data(for:)` has differed across releases in how (and whether)
-    /// Task cancellation stops the transfer; owning the bridge makes it `URLError(.cancelled)`
-    /// promptly on every platform. With Courier's delegate the task's bytes go through it, so
-    /// the body is bounded and redirects are left to the layers; without it, a completion
-    /// handler collects the body.
-    func courierExchange(
-        for request: URLRequest, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate?
-    ) async throws -> (Data, URLResponse) {
-        try await perform(courierExchange(for: request, tasks: tasks), delegate: delegate)
-    }
-
     /// The exchange `request` is sent as, with the session's timeout; throws when the calling
     /// task is cancelled already.
     func courierExchange(for request: URLRequest, tasks: URLSessionTransport.TaskQueue) throws -> URLSessionTransport.Exchange {

@@ -39,7 +39,7 @@ extension CurlTransport {
         }
 
         /// The preference spelt as ``description`` spells it, any letter case; nil for another text.
-        public init?(name: String) {
+        package init?(name: String) {
             switch name.lowercased() {
             case "http1.1": value = .http1_1
             case "automatic": value = .automatic

@@ -53,7 +53,7 @@ extension CurlTransport {
         }
 
         /// `1.2` or `1.3`, as the configuration keys spell it; nil for anything else.
-        public init?(name: String) {
+        package init?(name: String) {
             switch name {
             case "1.2": self = .tls1_2
             case "1.3": self = .tls1_3

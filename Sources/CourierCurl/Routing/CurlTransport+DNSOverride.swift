@@ -24,7 +24,7 @@ extension CurlTransport {
         /// Parses curl's syntax, `host:port:address[,address…]`, as `--resolve` takes it.
         ///
         /// - Throws: ``RouteSyntaxError`` saying which part is missing or malformed.
-        public init(curlSyntax text: String) throws(RouteSyntaxError) {
+        package init(curlSyntax text: String) throws(RouteSyntaxError) {
             let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else {
                 throw RouteSyntaxError(option: "--resolve", value: text, expected: "host:port:address[,address…]")
@@ -72,7 +72,7 @@ extension CurlTransport {
         /// optional, an IPv6 address in brackets.
         ///
         /// - Throws: ``RouteSyntaxError`` saying which part is malformed.
-        public init(curlSyntax text: String) throws(RouteSyntaxError) {
+        package init(curlSyntax text: String) throws(RouteSyntaxError) {
             let expected = "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT (an empty part matches or keeps any)"
             guard let parts = RouteCheck.splitKeepingBrackets(text), parts.count == 4 else {
                 throw RouteSyntaxError(option: "--connect-to", value: text, expected: expected)
@@ -104,14 +104,14 @@ extension CurlTransport {
     }
 
     /// A `--resolve`, `--connect-to` or other routing value that does not parse.
-    public struct RouteSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct RouteSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The curl option the syntax is that of, e.g. `--resolve`.
-        public var option: String
-        public var value: String
+        package var option: String
+        package var value: String
         /// What was expected instead.
-        public var expected: String
+        package var expected: String
 
-        public init(option: String, value: String, expected: String) {
+        package init(option: String, value: String, expected: String) {
             self.option = option
             self.value = value
             self.expected = expected

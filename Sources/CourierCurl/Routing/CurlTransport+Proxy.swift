@@ -63,12 +63,12 @@ extension CurlTransport {
 
         /// The proxy's URL as it was given, credentials included; `nil` for ``none`` and
         /// ``environment``. Never log it: ``description`` is the text for that.
-        public var url: String? {
+        package var url: String? {
             if case .url(let url) = source { url } else { nil }
         }
 
         /// Whether requests go through a proxy named here or in the environment.
-        public var isEnabled: Bool { source != .none }
+        package var isEnabled: Bool { source != .none }
 
         /// `none`, `environment`, or the URL with any password as `xxxxx`, then the credentials'
         /// user and the no-proxy list: safe for a log line.
@@ -109,7 +109,7 @@ extension CurlTransport {
 
         /// curl's `-U user:password` syntax: split at the first colon, so the password may
         /// hold colons; without one the password is empty.
-        public init(userAndPassword: String) {
+        package init(userAndPassword: String) {
             if let colon = userAndPassword.firstIndex(of: ":") {
                 user = String(userAndPassword[..<colon])
                 password = String(userAndPassword[userAndPassword.index(after: colon)...])

@@ -51,7 +51,7 @@ public struct Cookie: Sendable, Hashable {
     public var sameSite: SameSite?
     /// When the cookie was first stored; a cookie replaced by a newer one keeps the old time.
     /// Among cookies with equally long paths, older ones are sent first.
-    public var creation: Date
+    package var creation: Date
 
     /// Creates a cookie from its fields, without checking them.
     public init(
@@ -79,7 +79,7 @@ public struct Cookie: Sendable, Hashable {
     }
 
     /// Whether the cookie has expired by `now`, and must be neither sent nor kept.
-    public func isExpired(at now: Date) -> Bool {
+    package func isExpired(at now: Date) -> Bool {
         expires.map { $0 <= now } ?? false
     }
 }
@@ -128,7 +128,7 @@ extension Cookie {
     ///   - requestURL: the URL the response came from; only `http` and `https` set cookies.
     ///   - now: the time the response arrived, which `Max-Age` counts from and which becomes
     ///     ``creation``.
-    public init?(setCookie: String, requestURL: URL, now: Date = Date()) {
+    package init?(setCookie: String, requestURL: URL, now: Date = Date()) {
         guard let uri = CookieRequestURI(requestURL),
               !Cookie.containsControlCharacter(setCookie),
               let parsed = SetCookieString(setCookie),

@@ -2,14 +2,14 @@ import Foundation
 
 extension CookieStore {
     /// A line of a Netscape cookie file that ``load(netscapeCookieFile:now:)`` skipped.
-    public struct SkippedLine: Sendable, Hashable {
+    package struct SkippedLine: Sendable, Hashable {
         /// The line's number, counting from 1.
-        public var lineNumber: Int
+        package var lineNumber: Int
         /// Why the line is not a cookie, e.g. "expected 7 tab-separated fields, found 3".
-        public var reason: String
+        package var reason: String
 
         /// Creates a report of a skipped line.
-        public init(lineNumber: Int, reason: String) {
+        package init(lineNumber: Int, reason: String) {
             self.lineNumber = lineNumber
             self.reason = reason
         }
@@ -23,7 +23,7 @@ extension CookieStore {
     /// Unix seconds (0 for a session cookie, as curl writes it), name and value. An `HttpOnly`
     /// cookie's line starts with `#HttpOnly_`. Cookies expired by `now` are left out, and so is
     /// any cookie with a tab or line break in a field, which the format cannot hold.
-    public func netscapeCookieFile(now: Date = Date()) -> String {
+    package func netscapeCookieFile(now: Date = Date()) -> String {
         let lines = cookies
             .filter { !$0.isExpired(at: now) }
             .compactMap(NetscapeCookieFile.line(for:))
@@ -46,7 +46,7 @@ extension CookieStore {
     ///
     /// - Returns: the lines skipped, in file order.
     @discardableResult
-    public func load(netscapeCookieFile contents: String, now: Date = Date()) -> [SkippedLine] {
+    package func load(netscapeCookieFile contents: String, now: Date = Date()) -> [SkippedLine] {
         var cookies: [Cookie] = []
         var skipped: [SkippedLine] = []
         let lines = Array(contents.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -26,18 +26,13 @@ import Foundation
 /// in all, the least recently used tenth of the store is evicted at once, so that a flood of
 /// cookies does not cost a scan of the whole store for every cookie.
 public final class CookieStore: Sendable {
-    /// The default bound on the number of cookies in one store.
-    public static let defaultMaximumCount = 3000
-    /// The default bound on the number of cookies for one domain.
-    public static let defaultMaximumCountPerDomain = 50
 
     private let jar: Locked<CookieJar>
 
-    /// Creates an empty store. Negative bounds count as zero, which keeps nothing.
-    public init(
-        maximumCount: Int = CookieStore.defaultMaximumCount,
-        maximumCountPerDomain: Int = CookieStore.defaultMaximumCountPerDomain
-    ) {
+    /// Creates an empty store that keeps at most `maximumCount` cookies, `maximumCountPerDomain`
+    /// of them for one domain (3,000 and 50 by default, as browsers keep). Negative bounds
+    /// count as zero, which keeps nothing.
+    public init(maximumCount: Int = 3000, maximumCountPerDomain: Int = 50) {
         jar = Locked(CookieJar(maximumCount: maximumCount, maximumCountPerDomain: maximumCountPerDomain))
     }
 
@@ -46,7 +41,7 @@ public final class CookieStore: Sendable {
     ///
     /// Cookies are chosen and ordered as RFC 6265 §5.4 says and joined with "; ". Cookies that
     /// have expired by `now` are not sent and are removed.
-    public func cookieHeader(for url: URL, now: Date = Date()) -> String? {
+    package func cookieHeader(for url: URL, now: Date = Date()) -> String? {
         guard let uri = CookieRequestURI(url) else { return nil }
         let cookies = jar.withLock { $0.cookies(for: uri, now: now) }
         guard !cookies.isEmpty else { return nil }
@@ -59,7 +54,7 @@ public final class CookieStore: Sendable {
     /// ``Cookie/init(setCookie:requestURL:now:)``), and nothing is stored from a URL that is
     /// not `http` or `https`. Field values that a transport joined with commas must be split
     /// first; ``storingCookies(in:)`` does that.
-    public func store(setCookieFields: [String], from url: URL, now: Date = Date()) {
+    package func store(setCookieFields: [String], from url: URL, now: Date = Date()) {
         guard let uri = CookieRequestURI(url) else { return }
         let cookies = setCookieFields.compactMap { Cookie(setCookie: $0, requestURL: url, now: now) }
         guard !cookies.isEmpty else { return }

@@ -31,7 +31,7 @@ import Foundation
 /// let cookies = CookieStore()
 /// let networking = layered(engine, [followingRedirects(), storingCookies(in: cookies)])
 /// ```
-public func storingCookies(in store: CookieStore) -> NetworkingLayer {
+package func storingCookies(in store: CookieStore) -> NetworkingLayer {
     buffered(cookieLayer(in: store))
 }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What an engine can do, where the two differ; every other behaviour is the same on both.
+public struct TransportCapabilities: Sendable, Equatable {
+    /// A streamed body whose reader falls behind pauses the transfer, so memory stays at the
+    /// stream's buffer; otherwise the unread bytes wait in memory, up to a limit.
+    public var pausesForSlowReaders: Bool
+    /// Decoding stops at ``Policies/maximumResponseBytes``; otherwise the engine goes on decoding
+    /// a compression bomb in the background after the caller has its error.
+    public var stopsDecodingAtTheLimit: Bool
+    /// A chunked response's trailer fields are returned; otherwise they end the process.
+    public var returnsTrailers: Bool
+    /// HTTP, HTTPS and SOCKS proxies, with credentials and a no-proxy list, are used;
+    /// otherwise asking for one fails with ``RequestError/unsupportedOption(_:transport:supportedBy:)``.
+    public var connectsThroughProxies: Bool
+    /// `http+unix` URLs (see `URL.unixSocket(_:path:secure:)`) and a transport-wide Unix
+    /// socket are sent over the socket; otherwise they are refused as above.
+    public var connectsOverUnixSockets: Bool
+    /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
+    /// otherwise they are refused as above.
+    public var overridesDNS: Bool
+    /// HTTP/1.1 only and HTTP/2 with prior knowledge (h2c) can be chosen, and the version
+    /// spoken is reported in ``ResponseHead/httpVersion``; otherwise asking is refused as above.
+    public var choosesHTTPVersion: Bool
+    /// A client certificate (its key possibly encrypted), a pinned public key and a minimum TLS
+    /// version are honoured; otherwise asking for one is refused as above.
+    public var configuresTLSIdentity: Bool
+
+    /// Capabilities from their parts; what is not given is not supported.
+    package init(
+        pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
+        connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
+        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false
+    ) {
+        self.pausesForSlowReaders = pausesForSlowReaders
+        self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
+        self.returnsTrailers = returnsTrailers
+        self.connectsThroughProxies = connectsThroughProxies
+        self.connectsOverUnixSockets = connectsOverUnixSockets
+        self.overridesDNS = overridesDNS
+        self.choosesHTTPVersion = choosesHTTPVersion
+        self.configuresTLSIdentity = configuresTLSIdentity
+    }
+}
