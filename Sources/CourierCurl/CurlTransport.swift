@@ -102,6 +102,9 @@ public final class CurlTransport: HTTPTransport {
     /// shut down, jobs run on the global concurrent executor.
     public var executor: any TaskExecutor { core.loop }
 
+    /// The engine's two calls with no policy over them, for tests.
+    package var engine: Engine { core.engine }
+
     /// Whether the caller runs on this transport's thread, for tests.
     var isOnTransportThread: Bool { core.loop.isCurrentThread }
 

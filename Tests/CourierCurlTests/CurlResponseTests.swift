@@ -43,7 +43,7 @@ struct CurlResponseTests {
 
     @Test func foundationsResponseCarriesTheSameFacts() throws {
         let parsed = try #require(response("HTTP/1.1 404 Not Found\r\ncontent-type: text/html; charset=utf-8\r\nContent-Length: 0\r\n\r\n"))
-        let foundation = try #require(parsed.httpURLResponse)
+        let foundation = try #require(parsed.head.httpURLResponse)
         #expect(foundation.statusCode == 404)
         #expect(foundation.url == url)
         #expect(foundation.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
@@ -59,7 +59,7 @@ struct CurlResponseTests {
             #expect(light.statusCode == 200)
             #expect(light.statusCode == full.statusCode)
             #expect(light.url == full.url)
-            #expect(light.url.path == "/response-headers")
+            #expect(light.url?.path == "/response-headers")
             #expect(light.body == data)
             #expect(light.value(forHTTPHeaderField: "x-multi") == "a, b")
             #expect(light.value(forHTTPHeaderField: "x-multi") == full.value(forHTTPHeaderField: "X-Multi"))

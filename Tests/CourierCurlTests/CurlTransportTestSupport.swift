@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import CourierTestServer
 import Foundation
 import Testing
@@ -68,4 +69,28 @@ func queryValue(_ text: String) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+}
+
+/// One exchange as the engine answers it, with no policy layer over it: a 3xx comes back as it
+/// is. What the tests of the engine's own answers read.
+struct UnlayeredResponse {
+    let body: Data
+    let head: ResponseHead
+
+    var statusCode: Int { head.statusCode }
+    var url: URL? { head.url }
+    var httpVersion: String { head.httpVersion.description }
+    var metrics: ExchangeMetrics { head.metrics }
+
+    func value(forHTTPHeaderField name: String) -> String? {
+        head.value(forHTTPHeaderField: name)
+    }
+}
+
+extension CurlTransport {
+    /// One exchange on the engine alone; see ``UnlayeredResponse``.
+    func response(for request: URLRequest) async throws -> UnlayeredResponse {
+        let (body, head) = try await engine.exchange(request)
+        return UnlayeredResponse(body: body, head: head)
+    }
 }

@@ -30,6 +30,27 @@ import Testing
         await transport.expectURLError(.timedOut, "GET", "/never", on: try sharedServer(), timeout: 0.5)
     }
 
+    /// The idle timeout is one policy on both engines: a request that keeps URLRequest's default
+    /// `timeoutInterval` waits `Policies.idleTimeout`, and one that sets its own waits that.
+    @Test(arguments: TransportKind.configured)
+    func thePolicysIdleTimeoutAppliesUnlessTheRequestSetsItsOwn(_ transport: TransportKind) async throws {
+        var policies = Policies()
+        policies.idleTimeout = 0.5
+        let server = try sharedServer()
+        let error = try await transport.withIsolatedTransport(policies: policies) { networking in
+            await urlError { try await networking(URLRequest(url: server.url("/never"))) }
+        }
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+
+        policies.idleTimeout = TestRun.serverHoldSeconds
+        let ownError = try await transport.withIsolatedTransport(policies: policies) { networking in
+            var request = URLRequest(url: server.url("/never"))
+            request.timeoutInterval = 0.5
+            return await urlError { try await networking(request) }
+        }
+        #expect(ownError?.code == .timedOut, "\(String(describing: ownError))")
+    }
+
     @Test(arguments: TransportKind.configured)
     func refusedConnectionIsCannotConnect(_ transport: TransportKind) async throws {
         let refusing = try await RefusingPort.open()
@@ -141,7 +162,8 @@ import Testing
         curl.connectTimeout = interval
         var policies = Policies()
         policies.totalDeadline = interval
-        let urlSession = URLSessionTransport.Configuration(timeoutIntervalForRequest: interval, timeoutIntervalForResource: interval)
+        policies.idleTimeout = interval
+        let urlSession = URLSessionTransport.Configuration(policies: policies)
         let server = try sharedServer()
         let (_, response) = try await transport.withIsolatedTransport(policies: policies, curl: curl, urlSession: urlSession) { networking in
             try await networking(URLRequest(url: server.url("/get")))
@@ -224,5 +246,15 @@ import Testing
         #expect(recorded.value(for: "x-trace") == "abc")
         #expect(recorded.body == Data("hello".utf8))
         try await server.shutdown()
+    }
+}
+
+/// The `URLError` `operation` fails with; nil when it succeeds or fails otherwise.
+private func urlError(_ operation: () async throws -> (Data, URLResponse)) async -> URLError? {
+    do {
+        _ = try await operation()
+        return nil
+    } catch {
+        return error as? URLError
     }
 }

@@ -18,21 +18,24 @@ import Testing
     }
 
     @Test func anAcceptableResponseHandsOverItsBody() async throws {
-        let client = APIClient(baseURL: base, networking: stub(status: 500), streaming: streaming(status: 200, body: Data("streamed body".utf8)))
+        var client = APIClient(baseURL: base, networking: stub(status: 500))
+        client.streaming = streaming(status: 200, body: Data("streamed body".utf8))
         let (body, response) = try await client.stream(Request<ResponseBody>("files/1"))
         #expect(response.statusCode == 200)
         #expect(try await body.collect(upTo: 100) == Data("streamed body".utf8))
     }
 
     @Test func theUploadGoesToTheStreamingNetworking() async throws {
-        let client = APIClient(baseURL: base, networking: stub(status: 500), streaming: streaming(status: 200, body: Data("ok:".utf8)))
+        var client = APIClient(baseURL: base, networking: stub(status: 500))
+        client.streaming = streaming(status: 200, body: Data("ok:".utf8))
         let (body, _) = try await client.stream(Request<ResponseBody>("files", method: .put(.data(Data()))), uploading: .data(Data("up".utf8)))
         #expect(try await body.collect(upTo: 100) == Data("ok:up".utf8))
     }
 
     @Test func anUnacceptableStatusIsAnAPIErrorWithTheBodysStart() async throws {
         let long = Data(repeating: UInt8(ascii: "e"), count: 100_000)
-        let client = APIClient(baseURL: base, networking: stub(status: 500), streaming: streaming(status: 404, body: long))
+        var client = APIClient(baseURL: base, networking: stub(status: 500))
+        client.streaming = streaming(status: 404, body: long)
         do {
             _ = try await client.stream(Request<ResponseBody>("files/missing"))
             Issue.record("expected an APIError")

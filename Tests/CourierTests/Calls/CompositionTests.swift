@@ -56,7 +56,7 @@ final class RecordingNetworking: Sendable {
 
     @Test func modifiersComposeInOrder() async throws {
         let double = RecordingNetworking()
-        let modifier = compose(compose(defaultHeaders(["Accept": "application/json", "X-Keep": "default"]), userAgent("Courier-Test/1")),
+        let modifier = compose(compose(defaultHeaders(["Accept": "application/json", "X-Keep": "default"]), defaultHeaders(["User-Agent": "Courier-Test/1"])),
                                bearerToken("a"))
         var request = URLRequest(url: url)
         request.setValue("mine", forHTTPHeaderField: "x-keep")
