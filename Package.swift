@@ -3,11 +3,53 @@ import PackageDescription
 
 // `Courier`, `CourierCurl` and `CourierCombine` are what users depend on; none pulls in SwiftNIO.
 // `CourierConfiguration` is the only product that depends on swift-configuration, so an app that
-// never reads a ConfigReader never fetches or builds it (SwiftPM resolves by target).
+// never reads a ConfigReader never builds it. Resolving is another matter: SwiftPM fetches every
+// package this manifest lists (with what they depend on: 14 checkouts for `Courier` +
+// `CourierCurl`), because it resolves by package, before it knows which products a target uses;
+// it then compiles only the targets the app's products reach, which for `Courier` and
+// `CourierCurl` is neither SwiftNIO nor any of the packages below.
 // `CourierOpenAPI` alone depends on swift-openapi-runtime and swift-http-types, and not on
 // `CourierCurl`, so an app that runs a generated client over URLSession never links libcurl.
 // `CourierTestServer` is a separate product so the tests, the `courier` tool and the
 // benchmarks package can share one HTTP server without it ever reaching an app.
+
+// Every ```swift block of README.md and of the DocC catalogs is one whole file,
+// Tests/Snippets/<Name>/<Name>.swift, compiled as a module of its own: a block that leans on a
+// declaration or an import it does not have fails the build, as it would pasted alone into an
+// app. Each module may use every library product, but sees only what its file imports
+// (member-import visibility), and is compiled under a package name of its own so that Courier's
+// `package` declarations are out of its reach, as they are for an app. CourierSnippetTests checks
+// that each block is byte-equal to its file and runs the examples that can run.
+let snippetModules = [
+    "ReadmeURLSession", "ReadmeCurl",
+    "CourierOverview", "ChoosingATransportConfiguration", "ChoosingATransportParity",
+    "ChoosingATransportParityTests", "PoliciesHardened", "PoliciesRetries", "StreamingDownload",
+    "StreamingMetrics", "StreamingSequence", "StreamingUpload", "ObservabilityClient",
+    "ComingFromFunctionalNetworking", "ComingFromNetworkingWithFunctions", "ComingFromWireKit",
+    "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
+    "CourierCombineOverview", "CourierConfigurationOverview",
+    "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
+]
+let snippetTargets: [Target] = snippetModules.map { name in
+    .target(
+        name: name,
+        dependencies: [
+            "Courier", "CourierCombine", "CourierConfiguration", "CourierCurl", "CourierLogging",
+            "CourierMetrics", "CourierOpenAPI", "CourierParity", "CourierTracing",
+            .product(name: "Configuration", package: "swift-configuration"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+        ],
+        path: "Tests/Snippets/\(name)",
+        swiftSettings: [
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .unsafeFlags(["-package-name", "CourierSnippets"]),
+        ]
+    )
+}
+
 let package = Package(
     name: "Courier",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -280,49 +322,15 @@ let package = Package(
             ],
             exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/README.md"]
         ),
-        // Every ```swift block of README.md and of the DocC catalogs, as files the build compiles,
-        // so that an API change which breaks an example breaks the build. The README's and the
-        // catalogs' examples are separate modules so that each may declare its own `Repo` or
-        // `User`; member-import visibility makes each file's own imports the ones it needs.
-        // CourierSnippetTests fails when a document's block is not found in these files.
-        .target(
-            name: "ReadmeSnippets",
-            dependencies: [
-                "Courier",
-                "CourierConfiguration",
-                "CourierCurl",
-                "CourierLogging",
-                "CourierMetrics",
-                "CourierTracing",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Tests/Snippets/README",
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        .target(
-            name: "DocCSnippets",
-            dependencies: [
-                "Courier",
-                "CourierCombine",
-                "CourierCurl",
-                "CourierConfiguration",
-                "CourierParity",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
-            ],
-            path: "Tests/Snippets/DocC",
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
         .testTarget(
             name: "CourierSnippetTests",
-            dependencies: ["Courier", "CourierCurl", "ReadmeSnippets", "DocCSnippets", "CourierTestServer", "CourierTestSupport"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
+                + snippetModules.map { .target(name: $0) }
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+package.targets += snippetTargets
 
 // The sanitizer runs of scripts/test run only the engines' suites: curl, transport and parity.
 // Under a sanitizer every other test target and what it alone needs (OpenCombine,

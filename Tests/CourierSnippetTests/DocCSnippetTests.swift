@@ -7,7 +7,18 @@ import CourierTestServer
 import CourierTestSupport
 import Foundation
 import Testing
-@testable import DocCSnippets
+@testable import ChoosingATransportConfiguration
+@testable import ChoosingATransportParity
+@testable import ComingFromDerivingFuture
+@testable import ComingFromFunctionalNetworking
+@testable import ComingFromNetworkingWithFunctions
+@testable import ComingFromTypeSafeNetworking
+@testable import ComingFromWireKit
+@testable import CourierCombineOverview
+@testable import CourierOverview
+@testable import StreamingDownload
+@testable import StreamingMetrics
+@testable import StreamingSequence
 
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
 /// server on 127.0.0.1 where they take a base URL. Never any other network.
@@ -26,7 +37,7 @@ import Testing
 
     @Test func configuredClientSendsThroughTheConfiguredTransport() async throws {
         let data = try await withTestServer { server in
-            try await makeClient(baseURL: server.baseURL).send(Request<Data>("get"))
+            try await makeClient(baseURL: server.baseURL, policies: Policies()).send(Request<Data>("get"))
         }
         #expect(!data.isEmpty)
     }
@@ -106,20 +117,22 @@ import Testing
 
     @Test func streamingSnippetsRunOverBothTransports() async throws {
         let curl = try CurlTransport()
-        let transports: [(String, StreamingNetworking)] = [("urlsession", URLSessionTransport().streaming), ("curl", curl.streaming)]
+        let urlSession = URLSessionTransport()
+        let transports: [(String, any HTTPTransport)] = [("urlsession", urlSession), ("curl", curl)]
         try await withTestServer { server in
-            for (name, streaming) in transports {
+            for (name, transport) in transports {
                 let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: destination) }
-                let written = try await saveBody(of: server.url("/bytes/300000"), to: destination, over: streaming)
+                let written = try await saveBody(of: server.url("/bytes/300000"), to: destination, over: transport)
                 #expect(written == 300_000, "\(name)")
                 #expect(try Data(contentsOf: destination).count == 300_000, "\(name)")
-                #expect(try await sendLines(["a", "b"], to: server.url("/anything"), over: streaming) == 200, "\(name)")
-                let (firstByte, total) = try await timeDownload(of: server.url("/delay/0.1"), over: streaming)
+                #expect(try await sendLines(["a", "b"], to: server.url("/anything"), over: transport) == 200, "\(name)")
+                let (firstByte, total) = try await timeDownload(of: server.url("/delay/0.1"), over: transport)
                 #expect(try #require(firstByte, "\(name)") >= .milliseconds(100), "\(name)")
                 #expect(try #require(total, "\(name)") >= firstByte ?? .zero, "\(name)")
             }
         }
         await curl.shutdown()
+        await urlSession.shutdown()
     }
 }

@@ -8,8 +8,18 @@ enum Documentation {
         .deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The folder of the snippet modules, `ReadmeSnippets` and `DocCSnippets`.
+    /// The folder of the snippet modules, one folder each.
     static let snippetFolder = "Tests/Snippets"
+
+    /// The names in `Package.swift`'s `snippetModules`, the list its snippet targets are made from.
+    static func snippetModulesDeclared() throws -> [String] {
+        let manifest = try text(of: "Package.swift")
+        guard let start = manifest.range(of: "let snippetModules = ["),
+              let end = manifest.range(of: "]", range: start.upperBound..<manifest.endIndex)
+        else { return [] }
+        return manifest[start.upperBound..<end.lowerBound]
+            .split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
 
     /// `README.md` and every article of every DocC catalog under `Sources/`, as paths relative to
     /// the root, sorted.

@@ -59,22 +59,21 @@ import Testing
         #expect(Array(block.trimmedLines) == ["let a = 1", "", "let b = 2"])
     }
 
-    @Test func aBlockIsFoundVerbatimOrUnderOneSharedIndentation() {
-        let text = "import Courier\n\nfunc example() async {\n    let a = 1\n\n    print(a)   \n}\n"
-        let source = SnippetSource(path: "S.swift", text: text)
-        #expect(source.location(of: ["import Courier"]) == 0)
-        #expect(source.location(of: ["let a = 1", "", "print(a)"]) == 3)
-        #expect(source.location(of: ["let a = 1", "print(a)"]) == nil)
-        #expect(source.location(of: ["let a = 2"]) == nil)
-        #expect(source.location(of: ["let a = 1", "", "  print(a)"]) == nil)
-        #expect(source.location(of: ["ample() async {"]) == nil)
+    @Test func aBlockMatchesOnlyAWholeFileByteForByte() {
+        let source = SnippetSource(path: "Tests/Snippets/A/A.swift", text: "\nimport Courier\n\nfunc f() {}\n")
+        #expect(source.module == "A")
+        #expect(source.isWhole(["import Courier", "", "func f() {}"]))
+        #expect(!source.isWhole(["func f() {}"]))
+        #expect(!source.isWhole(["import Courier", "", "func f() {} "]))
+        #expect(!source.isWhole(["    import Courier", "", "    func f() {}"]))
+        #expect(!source.isWhole([]))
     }
 
     @Test func aMissingBlockNamesTheClosestSnippetAndTheFirstDifference() {
-        let source = SnippetSource(path: "Tests/Snippets/X.swift", text: "import Courier\nlet a = 1\nlet b = 2\n")
+        let source = SnippetSource(path: "Tests/Snippets/X/X.swift", text: "import Courier\nlet a = 1\nlet b = 2\n")
         let message = DocumentationSnippetTests.notFound(["import Courier", "let a = 1", "let b = 3"], at: "README.md:9", in: [source])
         #expect(message.contains("README.md:9"))
-        #expect(message.contains("Tests/Snippets/X.swift:1, which matches 2 of its 3 lines"))
-        #expect(message.contains(#"the block has "let b = 3" where line 3 has "let b = 2""#))
+        #expect(message.contains("Tests/Snippets/X/X.swift, whose first 2 lines of code match"))
+        #expect(message.contains(#"the block has "let b = 3" where the file has "let b = 2""#))
     }
 }

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 import Testing
-@testable import ReadmeSnippets
+@testable import ReadmeURLSession
 
 /// The README's example points at a made-up API, so only the request it builds is checked.
 @Suite struct ReadmeSnippetTests {

@@ -1,4 +1,4 @@
-/// A Swift file of a snippet module, and where in it a document's code block appears.
+/// A snippet file, `Tests/Snippets/<Module>/<Module>.swift`: one document's code block, whole.
 struct SnippetSource: Sendable {
     /// The path shown in failures, relative to the package root.
     var path: String
@@ -9,48 +9,25 @@ struct SnippetSource: Sendable {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// Where `block` runs through this file, line for line, as a 0-based line index.
-    ///
-    /// Every line must be the block's line after one indentation shared by the whole block, so
-    /// that an example may sit inside a function or a type in the file; trailing whitespace is
-    /// ignored, and a blank line of the block matches a blank line of the file.
-    func location(of block: ArraySlice<String>) -> Int? {
-        guard !block.isEmpty else { return nil }
-        return lines.indices.first { prefixMatch(of: block, at: $0) == block.count }
+    /// The folder the file sits in, which must be its module's name and its own name.
+    var module: String {
+        path.split(separator: "/").dropLast().last.map(String.init) ?? ""
     }
 
-    /// How many of `block`'s lines, from its first, match the file's lines from `start`.
-    func prefixMatch(of block: ArraySlice<String>, at start: Int) -> Int {
-        guard let first = block.first, let indentation = Self.indentation(of: first, in: lines[start]) else {
-            return 0
-        }
-        var matched = 0
-        for (offset, expected) in block.enumerated() {
-            let index = start + offset
-            guard index < lines.count else { break }
-            let actual = Self.trimmingTrailingWhitespace(lines[index])
-            let wanted = Self.trimmingTrailingWhitespace(expected)
-            let same = wanted.isEmpty ? actual.isEmpty : actual == indentation + wanted
-            guard same else { break }
-            matched += 1
-        }
-        return matched
+    /// The file's lines without the blank lines before and after the code, as a block's
+    /// ``FencedCodeBlock/trimmedLines`` are.
+    var code: ArraySlice<String> {
+        FencedCodeBlock(infoString: "swift", lines: lines, line: 1).trimmedLines
     }
 
-    /// The whitespace that `line` has before `blockLine`, if `line` is `blockLine` indented.
-    private static func indentation(of blockLine: String, in line: String) -> String? {
-        let wanted = trimmingTrailingWhitespace(blockLine)
-        let actual = trimmingTrailingWhitespace(line)
-        guard !wanted.isEmpty, actual.hasSuffix(wanted) else { return nil }
-        let indentation = actual.dropLast(wanted.count)
-        return indentation.allSatisfy { $0 == " " || $0 == "\t" } ? String(indentation) : nil
+    /// Whether `block` is this whole file, byte for byte: no line added before or after, no
+    /// indentation, no trailing space of difference.
+    func isWhole(_ block: ArraySlice<String>) -> Bool {
+        !block.isEmpty && Array(code) == Array(block)
     }
 
-    private static func trimmingTrailingWhitespace(_ line: String) -> String {
-        var line = Substring(line)
-        while let last = line.last, last.isWhitespace {
-            line.removeLast()
-        }
-        return String(line)
+    /// How many of `block`'s lines, from its first, are the file's first lines of code.
+    func leadingMatch(of block: ArraySlice<String>) -> Int {
+        zip(code, block).prefix { $0 == $1 }.count
     }
 }

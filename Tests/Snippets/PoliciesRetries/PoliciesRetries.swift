@@ -7,7 +7,7 @@ func retryingClient(baseURL: URL) -> APIClient {
     policies.retries.maximumRetryTime = 10          // no retry begins past 10 s
     policies.totalDeadline = 30                     // attempts and waits included
     let transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
-    return APIClient(baseURL: baseURL, exchange: transport.exchange)  // heads keep their attempts
+    return APIClient(baseURL: baseURL, transport: transport)   // heads keep their attempts
 }
 
 func placeOrder(_ order: Data, key: String, with client: APIClient) async throws(APIError) -> Data {

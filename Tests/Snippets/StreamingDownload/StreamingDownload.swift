@@ -4,8 +4,8 @@ import FoundationNetworking
 import Courier
 import Foundation
 
-func saveBody(of url: URL, to destination: URL, over streaming: StreamingNetworking) async throws -> Int {
-    let (body, head) = try await streaming(URLRequest(url: url), nil)
+func saveBody(of url: URL, to destination: URL, over transport: some HTTPTransport) async throws -> Int {
+    let (body, head) = try await transport.stream(for: URLRequest(url: url))
     guard head.statusCode == 200 else {
         throw URLError(.badServerResponse)
     }

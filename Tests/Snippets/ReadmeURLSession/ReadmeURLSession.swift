@@ -14,7 +14,7 @@ extension Request where Response == [Repo] {
 
 func printRepos(of user: String, token: String) async {
     let transport = URLSessionTransport()                       // no cache, no cookies unless asked
-    let networking = compose(bearerToken(token), transport.networking)
+    let networking = compose(bearerToken(token), transport.networking)   // every request carries the token
     let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: networking)
 
     do throws(APIError) {                                       // error is an APIError, in closures too
@@ -25,4 +25,5 @@ func printRepos(of user: String, token: String) async {
     } catch {
         print(error)                                            // method, URL, status and cause
     }
+    await transport.shutdown()
 }
