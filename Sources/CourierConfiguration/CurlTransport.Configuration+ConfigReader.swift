@@ -3,7 +3,7 @@ import Courier
 import CourierCurl
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-extension CurlTransport.Configuration {
+extension CurlTransport.Configuration: EngineSettings {
     /// Reads the libcurl engine's settings from the `curl` keys of `config`, and the shared
     /// policies as ``Courier/Policies/init(config:)`` does; an absent key keeps the default of
     /// `CurlTransport.Configuration()`.
@@ -51,14 +51,10 @@ extension CurlTransport.Configuration {
     ///   accepts, when a value is of the wrong type or out of range.
     public init(config: ConfigReader) throws(ConfigurationValueError) {
         self.init()
-        policies = try Policies(config: config)
-        let reader = SettingReader(config)
-        maximumConnectionsPerHost = try reader.integer(
-            "curl.maximumConnectionsPerHost",
-            default: maximumConnectionsPerHost,
-            minimum: 1,
-            accepted: "a whole number, 1 or more"
-        )
+        try read(config, engine: "curl")
+    }
+
+    mutating func readOwnKeys(_ reader: SettingReader) throws(ConfigurationValueError) {
         connectTimeout = try reader.seconds(
             "curl.connectTimeout",
             minimum: 0,

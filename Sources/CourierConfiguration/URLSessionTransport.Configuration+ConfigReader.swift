@@ -2,7 +2,7 @@ import Configuration
 import Courier
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-extension URLSessionTransport.Configuration {
+extension URLSessionTransport.Configuration: EngineSettings {
     /// Reads the URLSession engine's settings from the `urlsession` keys of `config`, and the
     /// shared policies as ``Courier/Policies/init(config:)`` does; an absent key keeps the
     /// default of `URLSessionTransport.Configuration()`.
@@ -31,8 +31,10 @@ extension URLSessionTransport.Configuration {
     ///   accepts, when a value is of the wrong type or out of range.
     public init(config: ConfigReader) throws(ConfigurationValueError) {
         self.init()
-        policies = try Policies(config: config)
-        let reader = SettingReader(config)
+        try read(config, engine: "urlsession")
+    }
+
+    mutating func readOwnKeys(_ reader: SettingReader) throws(ConfigurationValueError) {
         timeoutIntervalForRequest = try reader.seconds(
             "urlsession.timeoutIntervalForRequest",
             minimum: 0,
@@ -45,12 +47,6 @@ extension URLSessionTransport.Configuration {
             allowsMinimum: false,
             accepted: "a number of seconds above 0"
         ) ?? timeoutIntervalForResource
-        maximumConnectionsPerHost = try reader.integer(
-            "urlsession.maximumConnectionsPerHost",
-            default: maximumConnectionsPerHost,
-            minimum: 1,
-            accepted: "a whole number, 1 or more"
-        )
         let cookiesAccepted = "none, shared"
         if let name = try reader.string("urlsession.cookies", accepted: cookiesAccepted) {
             switch name.lowercased() {
