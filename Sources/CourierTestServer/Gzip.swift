@@ -24,28 +24,46 @@ enum Gzip {
 
     /// The compressed bytes, or `nil` if zlib reports an error.
     static func compress(_ input: [UInt8], format: Format) -> [UInt8]? {
+        withDeflateStream(level: Z_DEFAULT_COMPRESSION, windowBits: format.windowBits, memoryLevel: 8) { stream in
+            let (status, output) = deflateInOneCall(input, &stream, flush: Z_FINISH)
+            return status == Z_STREAM_END ? output : nil
+        }
+    }
+
+    /// `body`'s result with a deflate stream set up as asked, ended when `body` returns; `nil` if
+    /// zlib cannot set it up.
+    fileprivate static func withDeflateStream(
+        level: Int32, windowBits: Int32, memoryLevel: Int32, _ body: (inout z_stream) -> [UInt8]?
+    ) -> [UInt8]? {
         var stream = z_stream()
         let initStatus = deflateInit2_(
-            &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
+            &stream, level, Z_DEFLATED, windowBits, memoryLevel, Z_DEFAULT_STRATEGY,
             zlibVersion(), Int32(MemoryLayout<z_stream>.size)
         )
         guard initStatus == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
+        return body(&stream)
+    }
 
+    /// One `deflate` call over all of `input` into a buffer of `deflateBound` plus `slack` bytes,
+    /// and the bytes it wrote; the caller judges zlib's status (and the stream's counts) by the
+    /// `flush` it asked for.
+    fileprivate static func deflateInOneCall(
+        _ input: [UInt8], _ stream: inout z_stream, flush: Int32, slack: Int = 0
+    ) -> (status: Int32, output: [UInt8]) {
         var source = input
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + slack)
         let status = source.withUnsafeMutableBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 stream.next_in = inBuffer.baseAddress
                 stream.avail_in = uInt(inBuffer.count)
                 stream.next_out = outBuffer.baseAddress
                 stream.avail_out = uInt(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
+                return deflate(&stream, flush)
             }
         }
-        guard status == Z_STREAM_END else { return nil }
         output.removeLast(Int(stream.avail_out))
-        return output
+        return (status, output)
     }
 }
 
@@ -54,14 +72,12 @@ extension Gzip {
     /// a bomb of a gigabyte never holds more than its ~1 MiB compressed form. `nil` on a zlib
     /// error.
     static func compressedZeros(count: Int) -> [UInt8]? {
-        var stream = z_stream()
-        let initStatus = deflateInit2_(
-            &stream, Z_BEST_COMPRESSION, Z_DEFLATED, Format.gzip.windowBits, 9, Z_DEFAULT_STRATEGY,
-            zlibVersion(), Int32(MemoryLayout<z_stream>.size)
-        )
-        guard initStatus == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
+        withDeflateStream(level: Z_BEST_COMPRESSION, windowBits: Format.gzip.windowBits, memoryLevel: 9) { stream in
+            compressZeros(count: count, into: &stream)
+        }
+    }
 
+    private static func compressZeros(count: Int, into stream: inout z_stream) -> [UInt8]? {
         var zeros = [UInt8](repeating: 0, count: 1 << 20)
         var scratch = [UInt8](repeating: 0, count: 1 << 16)
         var output: [UInt8] = []
@@ -98,29 +114,13 @@ extension Gzip {
     /// after another are still one valid deflate stream; zlib compressing zeros in a loop, with
     /// a full flush after every `count` bytes, writes these same bytes for each of them.
     static func fullFlushedZeros(count: Int) -> [UInt8]? {
-        var stream = z_stream()
-        let initStatus = deflateInit2_(
-            &stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY,
-            zlibVersion(), Int32(MemoryLayout<z_stream>.size)
-        )
-        guard initStatus == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-
-        var zeros = [UInt8](repeating: 0, count: max(0, count))
-        // Far more than zeros compress to, so one call flushes everything.
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(zeros.count))) + 64)
-        let status = zeros.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                return deflate(&stream, Z_FULL_FLUSH)
-            }
+        withDeflateStream(level: Z_BEST_COMPRESSION, windowBits: -15, memoryLevel: 9) { stream in
+            // Far more room than zeros compress to, so one call flushes everything.
+            let (status, output) = deflateInOneCall(
+                [UInt8](repeating: 0, count: max(0, count)), &stream, flush: Z_FULL_FLUSH, slack: 64
+            )
+            return status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0 ? output : nil
         }
-        guard status == Z_OK, stream.avail_in == 0, stream.avail_out > 0 else { return nil }
-        output.removeLast(Int(stream.avail_out))
-        return output
     }
 
     /// The CRC-32 (gzip's trailer) and Adler-32 (zlib's) of `times * length` zero bytes.
