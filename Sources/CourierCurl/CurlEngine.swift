@@ -120,12 +120,7 @@ struct CurlEngine: Sendable {
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let (submit, refusal) = transfer.withState { $0.submit(continuation) }
-                if submit {
-                    loop.submit(transfer)
-                } else {
-                    transfer.resume(refusal)
-                }
+                loop.submit(transfer, resuming: continuation)
             }
         } onCancel: {
             loop.cancel(transfer, with: URLError.cancelled(url: transfer.plan.url))

@@ -22,25 +22,80 @@ private struct Ledger {
     var repauses: [(receive: Bool, send: Bool)] = []
     var violations: [String] = []
 
-    mutating func record(_ action: Machine.Action) {
-        for (continuation, resumption) in [action.resume, action.violationResume].compactMap({ $0 }) {
-            let what = switch resumption {
-            case .exchange: "exchange"
-            case .head: "head"
-            case .failure(let error): "failure(\((error as? Failure)?.reason ?? "\(error)"))"
-            }
-            resumed[continuation, default: []].append(what)
+    mutating func record(_ action: Machine.SubmitAction) {
+        switch action {
+        case .handToLoop: break
+        case .refuse(let continuation, let error): record(.failure(continuation, error))
+        case .violation(let violation): record(violation)
         }
-        for release in [action.release, action.violationRelease].compactMap({ $0 }) {
-            released[release.handle, default: 0] += 1
+    }
+
+    mutating func record(_ action: Machine.StartAction) {
+        if case .violation(let violation) = action { record(violation) }
+    }
+
+    mutating func record(_ action: Machine.StartFailureAction) {
+        switch action {
+        case .fail(let continuation, let error, let handle):
+            if let handle { released[handle, default: 0] += 1 }
+            record(.failure(continuation, error))
+        case .violation(let violation):
+            record(violation)
         }
-        switch action.body {
-        case .finish?: bodyEndings.append("finish")
-        case .fail(let error)?: bodyEndings.append("fail(\((error as? Failure)?.reason ?? "\(error)"))")
-        case nil: break
+    }
+
+    mutating func record(_ action: Machine.HeadAction) {
+        switch action {
+        case .none: break
+        case .handOverHead(let continuation): record(.head(continuation))
+        case .abort(let violation): violations.append(violation)
         }
-        if let repause = action.repause { repauses.append((repause.receive, repause.send)) }
-        if let violation = action.violation { violations.append(violation) }
+    }
+
+    mutating func record(_ action: Machine.PauseAction) {
+        if case .abort(let violation) = action { violations.append(violation) }
+    }
+
+    mutating func record(_ action: Machine.UnpauseAction) {
+        if case .repause(_, let receive, let send) = action { repauses.append((receive, send)) }
+    }
+
+    mutating func record(_ action: Machine.CompleteAction) {
+        switch action {
+        case .remove(let handle, let notice):
+            released[handle, default: 0] += 1
+            record(notice)
+        case .violation(let violation):
+            record(violation)
+        }
+    }
+
+    mutating func record(_ action: Machine.EndAction) {
+        switch action {
+        case .none: break
+        case .notify(let notice): record(notice)
+        case .remove(let handle, let notice):
+            released[handle, default: 0] += 1
+            record(notice)
+        }
+    }
+
+    private mutating func record(_ violation: Machine.Violation) {
+        record(violation.ended)
+        if let release = violation.release { released[release.handle, default: 0] += 1 }
+        if let notice = violation.notice { record(notice) }
+        violations.append(violation.message)
+    }
+
+    private mutating func record(_ notice: Machine.Notice) {
+        func reason(_ error: any Error) -> String { (error as? Failure)?.reason ?? "\(error)" }
+        switch notice {
+        case .exchange(let continuation): resumed[continuation, default: []].append("exchange")
+        case .head(let continuation): resumed[continuation, default: []].append("head")
+        case .failure(let continuation, let error): resumed[continuation, default: []].append("failure(\(reason(error)))")
+        case .bodyFinished: bodyEndings.append("finish")
+        case .bodyFailed(let error): bodyEndings.append("fail(\(reason(error)))")
+        }
     }
 }
 
@@ -68,11 +123,11 @@ private enum Event: CaseIterable {
     func apply(to machine: inout Machine, _ ledger: inout Ledger, submitted: inout Bool) {
         switch self {
         case .submit:
-            let (submit, action) = machine.submit(Token(name: "continuation"))
-            submitted = submit
+            let action = machine.submit(Token(name: "continuation"))
+            if case .handToLoop = action { submitted = true }
             ledger.record(action)
         case .cancel:
-            if machine.cancelRequested(Failure(reason: "cancelled")) {
+            if case .endOnLoop = machine.cancelRequested(Failure(reason: "cancelled")) {
                 ledger.record(machine.end(with: Failure(reason: "cancelled")))
             }
         case .start:
@@ -147,9 +202,13 @@ struct CurlTransferStateTests {
     @Test func aBufferedTransferGetsItsExchangeAndGivesItsHandleBack() {
         var machine = Machine(streams: false)
         var ledger = Ledger()
-        let submitted = machine.submit(Token(name: "c")).submit
+        let submitted = machine.submit(Token(name: "c"))
         let shouldStart = machine.shouldStart()
-        #expect(submitted && shouldStart)
+        #expect(shouldStart)
+        guard case .handToLoop = submitted else {
+            Issue.record("the submission was refused")
+            return
+        }
         ledger.record(machine.started(Token(name: "h")))
         ledger.record(machine.headReceived())
         #expect(machine.phase == .running)
@@ -159,12 +218,17 @@ struct CurlTransferStateTests {
         #expect(machine.phase == .finished)
     }
 
-    @Test func aStreamedTransferHandsTheHeadOverThenEndsTheBody() {
-        var machine = Machine(streams: true)
+    /// A machine whose transfer, continuation "c", was submitted and started on handle "h".
+    private static func running(streams: Bool) -> (Machine, Ledger) {
+        var machine = Machine(streams: streams)
         var ledger = Ledger()
-        _ = machine.submit(Token(name: "c"))
-        _ = machine.shouldStart()
+        ledger.record(machine.submit(Token(name: "c")))
         ledger.record(machine.started(Token(name: "h")))
+        return (machine, ledger)
+    }
+
+    @Test func aStreamedTransferHandsTheHeadOverThenEndsTheBody() {
+        var (machine, ledger) = Self.running(streams: true)
         ledger.record(machine.headReceived())
         #expect(ledger.resumed == [Token(name: "c"): ["head"]])
         #expect(machine.phase == .streaming)
@@ -183,11 +247,7 @@ struct CurlTransferStateTests {
     }
 
     @Test func pausesKeepTheOtherDirectionPaused() {
-        var machine = Machine(streams: true)
-        var ledger = Ledger()
-        _ = machine.submit(Token(name: "c"))
-        _ = machine.shouldStart()
-        ledger.record(machine.started(Token(name: "h")))
+        var (machine, ledger) = Self.running(streams: true)
         ledger.record(machine.uploadStarved())
         ledger.record(machine.headReceived())
         ledger.record(machine.readerFull())
@@ -203,12 +263,17 @@ struct CurlTransferStateTests {
 
     @Test func aCancelBeforeSubmissionRefusesTheSubmission() {
         var machine = Machine(streams: false)
-        let tellsTheLoop = machine.cancelRequested(Failure(reason: "cancelled"))
-        #expect(!tellsTheLoop)
+        guard case .none = machine.cancelRequested(Failure(reason: "cancelled")) else {
+            Issue.record("the loop was asked to end a transfer it never got")
+            return
+        }
         var ledger = Ledger()
-        let (submit, action) = machine.submit(Token(name: "c"))
+        let action = machine.submit(Token(name: "c"))
         ledger.record(action)
-        #expect(!submit)
+        guard case .refuse = action else {
+            Issue.record("the submission was not refused")
+            return
+        }
         #expect(ledger.resumed == [Token(name: "c"): ["failure(cancelled)"]])
         #expect(machine.phase == .finished)
     }
@@ -254,8 +319,13 @@ struct CurlTransferStateTests {
         _ = machine.submit(Token(name: "c"))
         _ = machine.shouldStart()
         let action = machine.startFailed(Failure(reason: "start"), handle: Token(name: "h"))
-        #expect(action.release?.handle == Token(name: "h"))
-        #expect(action.release?.inMulti == false)
+        // Given back, never removed: it did not join the multi handle.
+        guard case .fail(let continuation, _, let handle) = action else {
+            Issue.record("the start did not fail")
+            return
+        }
+        #expect(continuation == Token(name: "c"))
+        #expect(handle == Token(name: "h"))
         #expect(machine.phase == .finished)
     }
 

@@ -25,8 +25,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     struct Statistics: Equatable, Sendable {
         /// Transfers whose handle is in the multi handle.
         var running = 0
-        /// Transfers waiting for a transfer to their host to end (see
-        /// ``CurlEventLoop/admissionLimit(_:scheme:)``); ones cancelled while waiting count until dropped.
+        /// Transfers waiting for a transfer to their host to end (see ``CurlAdmission``); ones
+        /// cancelled while waiting count until dropped.
         var waiting = 0
         /// Running transfers whose receiving is paused until their reader catches up.
         var pausedByBackPressure = 0
@@ -72,9 +72,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let multi: Curl.MultiPointer
+    let multi: Curl.MultiPointer
     /// How the thread waits for its transfers' sockets and is woken (``CurlSocketEvents``).
-    private let socketEvents: CurlSocketEvents
+    let socketEvents: CurlSocketEvents
     private let inbox = Locked(Inbox())
     /// Senders that decided under the inbox's lock to wake the thread and are calling
     /// the wake-up outside it; the thread waits for them before cleaning up the multi handle and
@@ -85,32 +85,28 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private let loopThread = Locked<ObjectIdentifier?>(nil)
     private let termination = Locked(Termination())
 
-    // Curl thread only.
-    private var pool: CurlEasyHandlePool
+    // Curl thread only (CurlEventLoop+Transfers.swift works on these).
+    var pool: CurlEasyHandlePool
     /// Transfers whose handle is in the multi handle: a transfer is here exactly from its
     /// `started` event to the action that releases its handle.
-    private var running: [TransferID: CurlTransfer] = [:]
+    var running: [TransferID: CurlTransfer] = [:]
     /// The running transfers whose body streams to a reader: only these can pause.
-    private var streaming: [TransferID: CurlTransfer] = [:]
-    /// Running transfers per ``CurlTransfer/connectionGroup``, and those waiting for one of
-    /// them to end, in submission order (see ``admissionLimit(_:scheme:)``).
-    private var runningPerGroup: [String: Int] = [:]
-    private var waiting: [String: CurlTransferQueue] = [:]
-    /// Groups in which a transfer ended while others waited.
-    private var groupsWithRoom: [String] = []
-    private var isShuttingDown = false
-    private var violations = 0
+    var streaming: [TransferID: CurlTransfer] = [:]
+    /// Which transfers run and which wait, per connection group.
+    var admission = CurlAdmission<CurlTransfer>()
+    var isShuttingDown = false
+    var violations = 0
     private var batch: [Command] = []
-    /// Transfers ended in this iteration, resumed only after the statistics are published, so a
+    /// What ended transfers are to be told, told only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
-    private var endedTransfers: [(CurlTransfer, CurlTransfer.State.Action)] = []
+    var endedTransfers: [(CurlTransfer, CurlTransfer.State.Notice)] = []
     /// Counts the turns libcurl was driven, so that a transfer ending can tell whether libcurl ran
     /// it at all (see ``recordMetrics(of:handle:finished:)``).
-    private var turn: UInt64 = 0
+    var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
-    private var nextOverdueCheck = ContinuousClock.now
+    var nextOverdueCheck = ContinuousClock.now
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
-    private let recordsMetrics: Bool
+    let recordsMetrics: Bool
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         // Enough idle handles for a full set of connections to a few hosts; beyond that,
@@ -135,20 +131,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    /// How many transfers of one connection group libcurl is given at once: as many as it can
-    /// run, one per connection, or for requests that may share an HTTP/2 connection, the
-    /// connections times the streams each may carry. The rest wait here rather than in libcurl,
-    /// which would make each one an easy handle with its buffers and look at all of them on
-    /// every turn: 2,000 requests at once on 64 HTTP/1.1 connections took 51 rather than 76 us
-    /// of CPU each, and ran 52% faster (Benchmarks/README.md).
-    static func admissionLimit(_ configuration: CurlTransport.Configuration, scheme: String?) -> Int {
-        let connections = max(1, configuration.maximumConnectionsPerHost)
-        guard configuration.httpVersion.multiplexes(scheme: scheme) else { return connections }
-        let streams = max(1, configuration.maximumConcurrentStreamsPerConnection)
-        let (limit, overflow) = connections.multipliedReportingOverflow(by: streams)
-        return overflow ? Int.max : limit
-    }
-
     /// Idle connections kept for reuse: a full set for a handful of hosts.
     static func connectionCacheSize(_ configuration: CurlTransport.Configuration) -> Int {
         max(1, configuration.maximumConnectionsPerHost) * 8
@@ -156,19 +138,30 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: - Any thread
 
-    /// Hands a submitted transfer (see ``CurlTransferState/submit(_:)``) to the curl thread, or
-    /// fails it at once when the loop is shut down.
-    func submit(_ transfer: CurlTransfer) {
-        if !enqueue(.submit(transfer)) {
-            transfer.resume(transfer.withState { $0.end(with: CurlError.transportShutDown) })
+    /// The awaiting task hands the transfer over with the continuation that waits for it: the
+    /// transfer goes to the curl thread, or, cancelled first or with the loop shut down, the
+    /// continuation is resumed at once with the error.
+    func submit(_ transfer: CurlTransfer, resuming continuation: UnsafeContinuation<CurlTransferOutcome, any Error>) {
+        switch transfer.withState({ $0.submit(continuation) }) {
+        case .handToLoop:
+            if !enqueue(.submit(transfer)) {
+                transfer.deliverOffLoop(transfer.withState { $0.end(with: CurlError.transportShutDown) })
+            }
+        case .refuse(let continuation, let error):
+            transfer.deliver(.failure(continuation, error))
+        case .violation(let violation):
+            transfer.deliverOffLoop(violation.ended)
+            if let notice = violation.notice { transfer.deliver(notice) }
         }
     }
 
     /// Asks the curl thread to stop the transfer, unless its lifecycle says it never reached
     /// the curl thread (it is then refused when submitted).
     func cancel(_ transfer: CurlTransfer, with error: any Error) {
-        guard transfer.withState({ $0.cancelRequested(error) }) else { return }
-        _ = enqueue(.cancel(transfer))
+        switch transfer.withState({ $0.cancelRequested(error) }) {
+        case .none: break
+        case .endOnLoop: _ = enqueue(.cancel(transfer))
+        }
     }
 
     /// The reader of the transfer's streamed body caught up: receiving goes on.
@@ -282,7 +275,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                     finish(easy: easy, code: code)
                 }
                 endOverdueTransfers()
-                admitWaiting()
+                startWaitingTransfers()
                 publishStatistics()
                 resumeEndedTransfers()
                 // The wait ends at libcurl's own next timeout. While transfers are in
@@ -332,197 +325,15 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         return false
     }
 
-    /// Starts the transfer when its group has room and nobody waits before it; queues it otherwise.
-    private func admitOrQueue(_ transfer: CurlTransfer) {
-        let group = transfer.connectionGroup
-        if waiting[group] == nil, runningPerGroup[group, default: 0] < transfer.admissionLimit {
-            start(transfer)
-        } else {
-            waiting[group, default: CurlTransferQueue()].append(transfer)
-        }
-    }
-
-    /// Starts waiting transfers in the groups where some ended, up to the limit. One that was
-    /// cancelled or timed out while it waited has ended already and is dropped.
-    private func admitWaiting() {
-        guard !groupsWithRoom.isEmpty else { return }
-        let groups = groupsWithRoom
-        groupsWithRoom.removeAll(keepingCapacity: true)
-        for group in groups {
-            // Taken out while it is worked on, so it is not copied on every change.
-            guard var queue = waiting.removeValue(forKey: group) else { continue }
-            // A group's transfers share a scheme and the transport's settings, and so a limit.
-            while let next = queue.first, runningPerGroup[group, default: 0] < next.admissionLimit {
-                _ = queue.popFirst()
-                if next.withState({ $0.shouldStart() }) { start(next) }
-            }
-            if !queue.isEmpty { waiting[group] = queue }
-        }
-    }
-
-    private func start(_ transfer: CurlTransfer) {
-        var handle: CurlEasyHandle?
-        do {
-            let taken = try pool.take()
-            handle = taken
-            transfer.recordsMetrics = recordsMetrics
-            try taken.prepare(for: transfer)
-            transfer.uploadReader?.start()
-            try Curl.add(taken.pointer, to: multi)
-            socketEvents.runTimersNext()
-            transfer.startTurn = turn
-            running[transfer.id] = transfer
-            runningPerGroup[transfer.connectionGroup, default: 0] += 1
-            if transfer.bodyStorage != nil { streaming[transfer.id] = transfer }
-            perform(transfer.withState { $0.started(taken) }, for: transfer)
-        } catch {
-            transfer.easy = nil
-            perform(transfer.withState { $0.startFailed(error, handle: handle) }, for: transfer)
-        }
-    }
-
-    private func finish(easy: Curl.EasyPointer, code: Int) {
-        guard let context = Curl.privateData(easy) else { return }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        transfer.flushStreamedBody()
-        if let handle = transfer.withState({ $0.handle }) { recordMetrics(of: transfer, handle: handle, finished: true) }
-        let failure = failure(of: transfer, code: code, easy: easy)
-        perform(transfer.withState { $0.completed(failure) }, for: transfer)
-    }
-
-    /// Why libcurl ended the transfer, or nil when it completed.
-    private func failure(of transfer: CurlTransfer, code: Int, easy: Curl.EasyPointer) -> (any Error)? {
-        guard code != Curl.Code.ok else { return nil }
-        let url = transfer.plan.url
-        if let limit = transfer.exceededLimit {
-            return limit.urlError(code: .dataLengthExceedsMaximum, url: url)
-        }
-        if let failure = transfer.bodyStreamFailure {
-            // URLError has no code for it (FoundationNetworking sends such a body as empty and
-            // reports success); the CurlError underneath says what failed.
-            return failure.urlError(code: .unknown, url: url)
-        }
-        if let timeout = transfer.timedOut {
-            return timeout.urlError(code: .timedOut, url: url)
-        }
-        let libcurlSaid = transfer.withState { $0.handle }?.errorMessage ?? Curl.message(forCode: code)
-        let proxy = transfer.plan.proxy
-        if proxy.isEnabled, transfer.plan.unixSocketPath == nil {
-            let outcome = CurlError.ProxyOutcome(
-                code: code, libcurlSaid: libcurlSaid,
-                connectStatus: Curl.proxyConnectStatus(easy), proxyError: Curl.proxyError(easy)
-            )
-            if let (urlCode, error) = CurlError.proxyFailure(outcome, proxy: proxy) {
-                return error.urlError(code: urlCode, url: url)
-            }
-        }
-        var message = proxy.redacting(
-            CurlError.message(forCode: code, libcurlSaid: libcurlSaid, duringBody: transfer.headIsHandedOver)
-        )
-        var urlCode = CurlError.urlErrorCode(curlCode: code, osErrno: Curl.osErrno(easy))
-        if let tls = CurlError.tlsFailure(curlCode: code, libcurlSaid: libcurlSaid) {
-            (urlCode, message) = (tls.code, proxy.redacting(tls.message))
-        }
-        let error = CurlError(kind: .transfer, curlCode: code, message: message)
-        return error.urlError(code: urlCode, url: url)
-    }
-
-    /// Ends, with `.timedOut`, the transfers past a timeout libcurl is not enforcing for them.
-    /// At most ten checks a second: a timeout fires within the poll cap (250 ms) plus this.
-    private func endOverdueTransfers() {
-        guard !running.isEmpty || !waiting.isEmpty else { return }
-        let now = ContinuousClock.now
-        guard now >= nextOverdueCheck else { return }
-        nextOverdueCheck = now + .milliseconds(100)
-        var overdue: [(CurlTransfer, URLError)] = []
-        for transfer in running.values {
-            if let error = transfer.overdueError(at: now) {
-                overdue.append((transfer, error.urlError(code: .timedOut, url: transfer.plan.url)))
-            }
-        }
-        // Waiting counts as silence, as it does for URLSession; the clock ran from submission.
-        for queue in waiting.values {
-            for transfer in queue.transfers where transfer.phase == .queued {
-                if let error = transfer.overdueError(at: now) {
-                    overdue.append((transfer, error.urlError(code: .timedOut, url: transfer.plan.url)))
-                }
-            }
-        }
-        for (transfer, error) in overdue {
-            perform(transfer.withState { $0.end(with: error) }, for: transfer)
-        }
-    }
-
-    /// Performs what the transfer's lifecycle decided: the handle is removed from the multi
-    /// handle and given back first (libcurl's order, and never from inside a callback), then
-    /// the caller is resumed once the statistics are published.
-    private func perform(_ action: CurlTransfer.State.Action, for transfer: CurlTransfer) {
-        // One at a time rather than through an array of both: this runs twice per request.
-        if let release = action.release { self.release(release, of: transfer) }
-        if let release = action.violationRelease { self.release(release, of: transfer) }
-        if let repause = action.repause {
-            transfer.restartIdleClock()
-            Curl.pause(repause.handle.pointer, receive: repause.receive, send: repause.send)
-            socketEvents.runTimersNext()
-        }
-        if let violation = action.violation {
-            violations += 1
-            FileHandle.standardError.write(Data("CourierCurl: \(violation); the transfer was ended\n".utf8))
-        }
-        if action.resume != nil || action.violationResume != nil || action.body != nil {
-            endedTransfers.append((transfer, action))
-        }
-    }
-
-    /// Takes the transfer's handle out of the multi handle, once its metrics are read, and
-    /// gives it back to the pool; the transfer no longer runs.
-    private func release(_ release: (handle: CurlEasyHandle, inMulti: Bool), of transfer: CurlTransfer) {
-        if release.inMulti {
-            recordMetrics(of: transfer, handle: release.handle)
-            Curl.remove(release.handle.pointer, from: multi)
-        }
-        pool.give(release.handle, keep: !isShuttingDown)
-        if running.removeValue(forKey: transfer.id) != nil {
-            let group = transfer.connectionGroup
-            let left = runningPerGroup[group, default: 1] - 1
-            runningPerGroup[group] = left > 0 ? left : nil
-            if waiting[group] != nil { groupsWithRoom.append(group) }
-        }
-        streaming[transfer.id] = nil
-        transfer.easy = nil
-        transfer.uploadReader?.cancel()
-    }
-
-    /// Reads what libcurl measured of the transfer, whichever way it ended (completed, failed,
-    /// cancelled, timed out), once. Only if libcurl ran it: libcurl resets a
-    /// handle's measurements when it starts a transfer, so before that they are the previous
-    /// transfer's.
-    ///
-    /// `finished`: libcurl reported the transfer done (``finish(easy:code:)`` reads the metrics
-    /// first); anywhere else the transfer was stopped before its end.
-    private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle, finished: Bool = false) {
-        guard transfer.metrics == nil, let started = transfer.startTurn, turn != started else { return }
-        transfer.recordMetrics(recordsMetrics ? Curl.transferInfo(handle.pointer) : nil, finished: finished)
-    }
-
-    private func resumeEndedTransfers() {
-        for (transfer, action) in endedTransfers {
-            transfer.resume(action)
-        }
-        endedTransfers.removeAll(keepingCapacity: true)
-    }
-
     private func tearDown(failingWith error: CurlError) {
         isShuttingDown = true
         for transfer in Array(running.values) {
             perform(transfer.withState { $0.end(with: error) }, for: transfer)
         }
-        for queue in waiting.values {
-            for transfer in queue.transfers {
-                perform(transfer.withState { $0.end(with: error) }, for: transfer)
-            }
+        for transfer in admission.waitingTransfers {
+            perform(transfer.withState { $0.end(with: error) }, for: transfer)
         }
-        waiting.removeAll()
+        admission.removeAllWaiting()
         resumeEndedTransfers()
         pool.removeAll()
         let leftovers = inbox.withLock { inbox -> [Command] in
@@ -538,7 +349,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         for command in leftovers {
             switch command {
             case .submit(let transfer):
-                transfer.resume(transfer.withState { $0.end(with: error) })
+                transfer.deliverOffLoop(transfer.withState { $0.end(with: error) })
             case .run(let job):
                 // Jobs enqueued before the inbox closed still run here, once: what they
                 // enqueue from now on goes to the global executor.
@@ -558,7 +369,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private func publishStatistics() {
         let current = Statistics(
             running: running.count,
-            waiting: waiting.isEmpty ? 0 : waiting.values.reduce(0) { $0 + $1.count },
+            waiting: admission.waitingCount,
             pausedByBackPressure: streaming.isEmpty ? 0 : streaming.values.count { $0.phase == .pausedByBackPressure },
             liveHandles: pool.live,
             idleHandles: pool.idleCount, violations: violations, isTerminated: false

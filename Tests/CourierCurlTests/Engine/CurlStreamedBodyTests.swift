@@ -2,9 +2,9 @@ import Testing
 @testable import CourierCurl
 
 /// When a streamed body's gathered piece waits for more reads and when it goes to the reader.
-@Suite struct CurlTransferChunkingTests {
+@Suite struct CurlStreamedBodyTests {
     @Test func aFullReadWithMoreInTheSocketKeepsGathering() {
-        #expect(CurlTransfer.keepsGatheredPiece(
+        #expect(CurlStreamedBody.keepsGatheredPiece(
             atTurnEnd: true, receivedThisTurn: true, lastReadFilledBuffer: true, socketHoldsMore: true
         ))
     }
@@ -20,18 +20,18 @@ import Testing
         (false, true, true, true),
     ])
     func anythingElseHandsThePieceOver(_ atTurnEnd: Bool, _ received: Bool, _ filled: Bool, _ more: Bool) {
-        #expect(!CurlTransfer.keepsGatheredPiece(
+        #expect(!CurlStreamedBody.keepsGatheredPiece(
             atTurnEnd: atTurnEnd, receivedThisTurn: received, lastReadFilledBuffer: filled, socketHoldsMore: more
         ))
     }
 
     @Test func theSocketIsAskedOnlyWhenTheRestHolds() {
         var asked = 0
-        _ = CurlTransfer.keepsGatheredPiece(
+        _ = CurlStreamedBody.keepsGatheredPiece(
             atTurnEnd: true, receivedThisTurn: true, lastReadFilledBuffer: false,
             socketHoldsMore: { asked += 1; return true }()
         )
-        _ = CurlTransfer.keepsGatheredPiece(
+        _ = CurlStreamedBody.keepsGatheredPiece(
             atTurnEnd: true, receivedThisTurn: true, lastReadFilledBuffer: true,
             socketHoldsMore: { asked += 1; return true }()
         )

@@ -83,7 +83,7 @@ extension CurlError {
     }
 
     /// The `CurlError` a `URLError` thrown by ``CurlTransport`` carries, if any.
-    public static func underlying(of error: URLError) -> CurlError? {
+    package static func underlying(of error: URLError) -> CurlError? {
         error.userInfo[NSUnderlyingErrorKey] as? CurlError
     }
 }

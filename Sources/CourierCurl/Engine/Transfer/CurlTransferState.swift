@@ -2,16 +2,17 @@
 /// streams its body or has ended; which continuation waits for it; which easy handle runs it;
 /// which directions are paused.
 ///
-/// Each event returns an ``Action``; the event loop performs it and keeps no copy of what it
+/// Each event returns an action of its own (CurlTransferState+Actions.swift) whose cases say
+/// exactly what the caller must do; the event loop performs it and keeps no copy of what it
 /// says. A continuation leaves the state in the transition that resumes it, and a handle in the
 /// transition that gives it back, so each happens exactly once whatever the order of events.
 /// Generic over both so every order is tested without libcurl or a socket.
 ///
 /// An event that cannot happen in the current state (libcurl reporting a transfer done twice,
 /// a head after the end) is a bug in the engine: it traps in debug builds. In release builds it
-/// is reported through ``Action/violation`` and cleaned up: an event from the curl thread's loop
-/// ends the transfer with an error, releasing what it holds; an event from inside a libcurl
-/// callback leaves the state alone and the callback aborts the transfer, so that libcurl
+/// is reported as a violation and cleaned up: an event from the curl thread's loop ends the
+/// transfer with an error, releasing what it holds (``Violation``); an event from inside a
+/// libcurl callback leaves the state alone and the callback aborts the transfer, so that libcurl
 /// reports it done and ``completed(_:)`` releases it.
 struct CurlTransferState<Continuation, Handle> {
     /// Where the transfer is, for tests and statistics.
@@ -27,40 +28,6 @@ struct CurlTransferState<Continuation, Handle> {
         /// Streaming, with receiving paused until the reader catches up.
         case pausedByBackPressure
         case finished
-    }
-
-    /// What the awaiting task gets.
-    enum Resumption {
-        /// The whole exchange: the transfer completed without streaming.
-        case exchange
-        /// The response head; the body follows through the reader.
-        case head
-        case failure(any Error)
-    }
-
-    /// What happens to the reader of a streamed body.
-    enum BodyEnding {
-        case finish
-        case fail(any Error)
-    }
-
-    struct Action {
-        /// Resume this continuation so.
-        var resume: (Continuation, Resumption)?
-        /// End the streamed body so.
-        var body: BodyEnding?
-        /// Remove this handle from the multi handle (when `inMulti`) and give it back.
-        var release: (handle: Handle, inMulti: Bool)?
-        /// `curl_easy_pause` this handle to the directions left paused.
-        var repause: (handle: Handle, receive: Bool, send: Bool)?
-        /// An event that cannot happen here happened (release builds only; debug traps): what,
-        /// and the continuation and handle that event brought, which are resumed and given back
-        /// too.
-        var violation: String?
-        var violationResume: (Continuation, Resumption)?
-        var violationRelease: (handle: Handle, inMulti: Bool)?
-
-        static var none: Action { Action() }
     }
 
     private enum State {
@@ -108,146 +75,144 @@ struct CurlTransferState<Continuation, Handle> {
 
     // MARK: Any thread
 
-    /// The awaiting task hands the transfer over; false when it must not be: it was cancelled
-    /// first, and the continuation is to be resumed as the action says.
-    mutating func submit(_ continuation: Continuation) -> (submit: Bool, action: Action) {
+    /// The awaiting task hands the transfer over.
+    mutating func submit(_ continuation: Continuation) -> SubmitAction {
         switch state {
         case .created:
             state = .queued(continuation)
-            return (true, .none)
+            return .handToLoop
         case .cancelledEarly(let error):
             state = .finished
-            return (false, Action(resume: (continuation, .failure(error))))
+            return .refuse(continuation, error)
         default:
-            return (false, violation("submit", resume: (continuation, .failure(CurlError.transportShutDown))))
+            return .violation(violation("submit", notice: .failure(continuation, CurlError.transportShutDown)))
         }
     }
 
-    /// The awaiting task was cancelled. True when the curl thread must be told (``end(with:)``);
-    /// a transfer not yet submitted is refused at submission instead.
-    mutating func cancelRequested(_ error: any Error) -> Bool {
+    /// The awaiting task was cancelled; a transfer not yet submitted is refused at submission.
+    mutating func cancelRequested(_ error: any Error) -> CancelAction {
         switch state {
         case .created:
             state = .cancelledEarly(error)
-            return false
+            return .none
         case .cancelledEarly, .finished:
-            return false
+            return .none
         case .queued, .running, .streaming:
-            return true
+            return .endOnLoop
         }
     }
 
     // MARK: Curl thread
 
     /// The curl thread took the submission: true when a handle is to be made ready for it.
-    mutating func shouldStart() -> Bool {
+    func shouldStart() -> Bool {
         if case .queued = state { return true }
         return false
     }
 
     /// The handle was configured and added to the multi handle.
-    mutating func started(_ handle: Handle) -> Action {
+    mutating func started(_ handle: Handle) -> StartAction {
         guard case .queued(let continuation) = state else {
-            return violation("started", release: (handle, true))
+            return .violation(violation("started", release: Release(handle: handle, inMulti: true)))
         }
         state = .running(continuation, handle)
         return .none
     }
 
     /// Configuring or adding the handle failed; `handle` is the one taken, if any.
-    mutating func startFailed(_ error: any Error, handle: Handle?) -> Action {
+    mutating func startFailed(_ error: any Error, handle: Handle?) -> StartFailureAction {
         guard case .queued(let continuation) = state else {
-            return violation("startFailed", release: handle.map { ($0, false) })
+            return .violation(violation("startFailed", release: handle.map { Release(handle: $0, inMulti: false) }))
         }
         state = .finished
-        return Action(resume: (continuation, .failure(error)), release: handle.map { ($0, false) })
+        return .fail(continuation, error, giveBack: handle)
     }
 
     /// The final response's head is complete and the body is streamed: the awaiting task gets
     /// the head now. Without streaming nothing happens: the head waits for the body.
-    mutating func headReceived() -> Action {
+    mutating func headReceived() -> HeadAction {
         guard streams else { return .none }
         switch state {
         case .running(let continuation, let handle):
             state = .streaming(handle)
-            return Action(resume: (continuation, .head))
+            return .handOverHead(continuation)
         case .streaming, .finished:
             // libcurl calls the header callback for trailers too; they are not a new head.
             return .none
         default:
-            return callbackViolation("headReceived")
+            return .abort(violation: callbackViolation("headReceived"))
         }
     }
 
     /// The reader's buffer is full: receiving pauses (the write callback returns
     /// `CURL_WRITEFUNC_PAUSE` from now on).
-    mutating func readerFull() -> Action {
-        guard case .streaming = state else { return callbackViolation("readerFull") }
+    mutating func readerFull() -> PauseAction {
+        guard case .streaming = state else { return .abort(violation: callbackViolation("readerFull")) }
         receivePaused = true
-        return .none
+        return .paused
     }
 
     /// The reader caught up: receiving goes on.
-    mutating func readerDrained() -> Action {
+    mutating func readerDrained() -> UnpauseAction {
         guard case .streaming(let handle) = state, receivePaused else { return .none }
         receivePaused = false
-        return Action(repause: (handle, receivePaused, sendPaused))
+        return .repause(handle, receive: receivePaused, send: sendPaused)
     }
 
     /// The upload's producer has nothing buffered: the read callback returns
     /// `CURL_READFUNC_PAUSE`.
-    mutating func uploadStarved() -> Action {
+    mutating func uploadStarved() -> PauseAction {
         switch state {
         case .running, .streaming:
             sendPaused = true
-            return .none
+            return .paused
         default:
-            return callbackViolation("uploadStarved")
+            return .abort(violation: callbackViolation("uploadStarved"))
         }
     }
 
     /// The upload's producer buffered more: sending goes on.
-    mutating func uploadReadable() -> Action {
+    mutating func uploadReadable() -> UnpauseAction {
         guard sendPaused else { return .none }
         switch state {
         case .running(_, let handle), .streaming(let handle):
             sendPaused = false
-            return Action(repause: (handle, receivePaused, sendPaused))
+            return .repause(handle, receive: receivePaused, send: sendPaused)
         default:
             return .none
         }
     }
 
     /// libcurl reports the transfer done: `failure` is nil when it completed.
-    mutating func completed(_ failure: (any Error)?) -> Action {
+    mutating func completed(_ failure: (any Error)?) -> CompleteAction {
         switch state {
         case .running(let continuation, let handle):
             state = .finished
-            return Action(resume: (continuation, failure.map { .failure($0) } ?? .exchange), release: (handle, true))
+            return .remove(handle, then: failure.map { .failure(continuation, $0) } ?? .exchange(continuation))
         case .streaming(let handle):
             state = .finished
-            return Action(body: failure.map { .fail($0) } ?? .finish, release: (handle, true))
+            return .remove(handle, then: failure.map { .bodyFailed($0) } ?? .bodyFinished)
         default:
-            return violation("completed")
+            return .violation(violation("completed"))
         }
     }
 
     /// The transfer ends without libcurl finishing it: cancelled, overdue, or the transport
     /// shuts down. Nothing happens once it has ended.
-    mutating func end(with error: any Error) -> Action {
+    mutating func end(with error: any Error) -> EndAction {
         switch state {
         case .created:
             state = .cancelledEarly(error)
             return .none
         case .queued(let continuation):
             state = .finished
-            return Action(resume: (continuation, .failure(error)))
+            return .notify(.failure(continuation, error))
         case .running(let continuation, let handle):
             state = .finished
-            return Action(resume: (continuation, .failure(error)), release: (handle, true))
+            return .remove(handle, then: .failure(continuation, error))
         case .streaming(let handle):
             state = .finished
-            return Action(body: .fail(error), release: (handle, true))
+            return .remove(handle, then: .bodyFailed(error))
         case .cancelledEarly, .finished:
             return .none
         }
@@ -255,23 +220,18 @@ struct CurlTransferState<Continuation, Handle> {
 
     /// Refuses an impossible event from inside a callback: traps in debug builds; in release
     /// builds says what happened, and the callback aborts the transfer.
-    private func callbackViolation(_ event: String) -> Action {
+    private func callbackViolation(_ event: String) -> String {
         let message = "CurlTransferState: \(event) in phase \(phase)"
         assertionFailure(message)
-        return Action(violation: message)
+        return message
     }
 
     /// Refuses an impossible event from the loop: traps in debug builds; in release builds ends
     /// the transfer so nothing is left behind, and says what happened.
-    private mutating func violation(
-        _ event: String, resume: (Continuation, Resumption)? = nil, release: (Handle, Bool)? = nil
-    ) -> Action {
+    private mutating func violation(_ event: String, notice: Notice? = nil, release: Release? = nil) -> Violation {
         let message = "CurlTransferState: \(event) in phase \(phase)"
         assertionFailure(message)
-        var action = end(with: CurlError(kind: .transfer, curlCode: 0, message: "internal error: \(message)"))
-        action.violation = message
-        action.violationResume = resume
-        action.violationRelease = release.map { ($0.0, $0.1) }
-        return action
+        let ended = end(with: CurlError(kind: .transfer, curlCode: 0, message: "internal error: \(message)"))
+        return Violation(message: message, ended: ended, notice: notice, release: release)
     }
 }

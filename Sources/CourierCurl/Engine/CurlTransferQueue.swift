@@ -2,22 +2,23 @@
 ///
 /// An array read from a moving head: taking the first is O(1), and the array is compacted
 /// once most of it has been taken, so a queue that never quite empties does not grow forever.
-struct CurlTransferQueue {
-    private var items: [CurlTransfer] = []
+/// Generic so that admission is tested with stand-ins for transfers.
+struct CurlTransferQueue<Transfer> {
+    private var items: [Transfer] = []
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
     var count: Int { items.count - head }
-    var first: CurlTransfer? { head < items.count ? items[head] : nil }
+    var first: Transfer? { head < items.count ? items[head] : nil }
 
     /// The transfers still queued, first first.
-    var transfers: ArraySlice<CurlTransfer> { items[head...] }
+    var transfers: ArraySlice<Transfer> { items[head...] }
 
-    mutating func append(_ transfer: CurlTransfer) {
+    mutating func append(_ transfer: Transfer) {
         items.append(transfer)
     }
 
-    mutating func popFirst() -> CurlTransfer? {
+    mutating func popFirst() -> Transfer? {
         guard head < items.count else { return nil }
         let first = items[head]
         head += 1

@@ -1,0 +1,154 @@
+import Foundation
+import Courier
+
+/// The Swift side of one easy-handle transfer: its plan, its lifecycle (``CurlTransferState``,
+/// the one record of where it is, which continuation waits and which handle runs it), and the
+/// small values that take what libcurl's callbacks hand over (CurlTransfer+Callbacks.swift):
+/// the head, the body collected or streamed, the upload, the idle clock and the measurements.
+///
+/// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
+/// thread; everything else is touched by the curl thread only (callbacks run there, inside
+/// the calls that drive libcurl). The event loop holds a strong reference for as long as an easy handle
+/// points at it (it is the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it
+/// only after the handle was removed from the multi handle.
+final class CurlTransfer: @unchecked Sendable {
+    typealias State = CurlTransferState<UnsafeContinuation<CurlTransferOutcome, any Error>, CurlEasyHandle>
+
+    let id: TransferID
+    let plan: CurlRequestPlan
+    private let lifecycle: Locked<State>
+    /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
+    let headerList: CurlHeaderList
+    /// The requests that share this one's per-host connection limit (see ``CurlAdmission``),
+    /// worked out on the submitting task.
+    let connectionGroup: String
+    /// How many transfers of ``connectionGroup`` may run at once (see
+    /// ``CurlAdmission/limit(_:scheme:)``).
+    let admissionLimit: Int
+
+    /// Where a streamed body goes; nil when the body is collected.
+    private(set) var bodyStorage: ResponseBodyStorage?
+
+    // MARK: Curl-thread state
+
+    /// The easy handle running this transfer, so the body callback can read Content-Length.
+    var easy: Curl.EasyPointer?
+    var head: CurlHeadCapture
+    var collectedBody: CurlCollectedBody
+    var streamedBody: CurlStreamedBody
+    var upload: CurlUpload
+    var idleClock: CurlIdleClock
+    var measurements = CurlTransferMeasurements()
+    /// Set when a callback stopped the transfer (see ``CurlError/transferFailure(_:osErrno:stoppedFor:plan:duringBody:)``).
+    var stopReason: CurlStopReason?
+
+    /// `streamsBody` hands the head over as soon as it is complete and the body to a reader
+    /// (see ``streamBody(into:)``); otherwise the body is collected.
+    init(
+        id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
+        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false
+    ) {
+        self.id = id
+        self.plan = plan
+        self.headerList = headerList
+        connectionGroup = Self.connectionGroup(of: plan)
+        admissionLimit = CurlAdmission<CurlTransfer>.limit(configuration, scheme: plan.url.scheme)
+        lifecycle = Locked(State(streams: streamsBody))
+        head = CurlHeadCapture(maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamsBody)
+        collectedBody = CurlCollectedBody(maximumBytes: configuration.policies.maximumResponseBytes, pool: bodyPool)
+        streamedBody = CurlStreamedBody(pool: bodyPool)
+        upload = CurlUpload(plan: plan)
+        idleClock = CurlIdleClock(timeout: plan.idleTimeout, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+    }
+
+    deinit {
+        // A failed or abandoned transfer still owns its buffers.
+        collectedBody.giveBackBuffer()
+        streamedBody.giveBackBuffer()
+        upload.reader?.cancel()
+    }
+
+    /// Scheme, host, port and socket: as fine as the key libcurl counts
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS` by, or finer (an explicit default port, a proxy's
+    /// targets), so that a group never holds more transfers than libcurl could run.
+    static func connectionGroup(of plan: CurlRequestPlan) -> String {
+        let url = plan.wireURL
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1) \(plan.unixSocketPath ?? "")"
+    }
+
+    /// Sets where a streamed body goes; before the transfer is submitted.
+    func streamBody(into storage: ResponseBodyStorage) {
+        bodyStorage = storage
+    }
+
+    /// Sets the reader of a streamed upload; before the transfer is submitted.
+    func streamUpload(from reader: UploadBodyReader) {
+        upload.reader = reader
+    }
+
+    /// Where a streamed upload comes from; nil for a `Data` body or none.
+    var uploadReader: UploadBodyReader? { upload.reader }
+
+    /// Applies one lifecycle event under the lock.
+    func withState<Result>(_ event: (inout State) -> Result) -> Result {
+        lifecycle.withLock(event)
+    }
+
+    var phase: State.Phase { lifecycle.withLock { $0.phase } }
+
+    /// What libcurl measured of the transfer, once it ended.
+    var metrics: ExchangeMetrics? { measurements.final }
+
+    /// Resumes the awaiting task, or ends a streamed body, as the notice says.
+    func deliver(_ notice: State.Notice) {
+        switch notice {
+        case .exchange(let continuation): continuation.resume(returning: .exchange(takeExchange()))
+        case .head(let continuation):
+            continuation.resume(returning: .head(headerBytes: head.headerBytes, metrics: measurements.head))
+        // Read at the transfer's end, before the awaiting task is resumed (see recordMetrics).
+        case .failure(let continuation, let error): continuation.resume(throwing: carrying(metrics, on: error))
+        case .bodyFinished: bodyStorage?.finish(trailerFields: head.trailerFields, metrics: metrics)
+        case .bodyFailed(let error): bodyStorage?.fail(carrying(metrics, on: error), metrics: metrics)
+        }
+    }
+
+    /// Tells what ending the transfer asks for from outside the curl thread, where no handle
+    /// may be touched: a transfer that never reached the curl thread has none.
+    func deliverOffLoop(_ action: State.EndAction) {
+        switch action {
+        case .none: break
+        case .notify(let notice), .remove(_, let notice): deliver(notice)
+        }
+    }
+
+    /// Hands over what the callbacks collected.
+    func takeExchange() -> CurlExchange {
+        CurlExchange(headerBytes: head.takeHeaderBytes(), body: collectedBody.take(), metrics: metrics ?? ExchangeMetrics())
+    }
+
+    /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
+    /// called once by the event loop when the transfer ends, before its handle runs another and
+    /// before the awaiting task is resumed. `info` is nil when the transport reads no metrics;
+    /// `finished` false when the transfer was stopped before libcurl finished it.
+    func recordMetrics(_ info: Curl.TransferInfo?, finished: Bool) {
+        let decoded = bodyStorage != nil ? streamedBody.byteCount : collectedBody.count
+        measurements.recordEnd(info, decodedBodyBytes: decoded, finished: finished, configuredAt: idleClock.configuredAt)
+    }
+
+    /// Called when the handle is configured (see ``CurlIdleClock``).
+    func startIdleClock() {
+        idleClock.handleConfigured(at: .now)
+    }
+
+    /// A paused direction goes on: the silence so far was not the server's.
+    func restartIdleClock() {
+        idleClock.restart(at: .now)
+    }
+
+    /// The timeout this transfer has run past, if any. The progress callback asks, and so does
+    /// the event loop, a few times a second, for every transfer, since libcurl does not for a
+    /// transfer it queues (see ``CurlIdleClock``).
+    func overdueError(at now: ContinuousClock.Instant) -> CurlError? {
+        idleClock.overdueError(at: now) { withState { $0.isPaused } }
+    }
+}
