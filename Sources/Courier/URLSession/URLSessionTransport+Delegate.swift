@@ -31,7 +31,7 @@ extension URLSessionTransport {
         let maximumUnreadBytes: Int
 
         private struct Entry {
-            var exchange: any SessionExchange
+            var exchange: Exchange
             var challenged: HTTPURLResponse?
             /// The idle timeout FoundationNetworking cannot keep itself, if the request has one.
             var idleTimeout: IdleTimeout?
@@ -55,7 +55,7 @@ extension URLSessionTransport {
 
         /// Hands `task`'s events to `exchange` from now on; each restarts `idleTimeout`, which
         /// is cancelled when the task ends.
-        func register(_ exchange: any SessionExchange, for task: URLSessionTask, idleTimeout: IdleTimeout?) {
+        func register(_ exchange: Exchange, for task: URLSessionTask, idleTimeout: IdleTimeout?) {
             exchanges.withLock { $0[task.taskIdentifier] = Entry(exchange: exchange, idleTimeout: idleTimeout) }
         }
 
@@ -117,7 +117,7 @@ extension URLSessionTransport {
 
         /// The exchange `task` reports to, after restarting its idle clock: every event is
         /// activity on the wire.
-        private func exchange(for task: URLSessionTask) -> (any SessionExchange)? {
+        private func exchange(for task: URLSessionTask) -> Exchange? {
             let entry = exchanges.withLock { $0[task.taskIdentifier] }
             entry?.idleTimeout?.touch()
             return entry?.exchange

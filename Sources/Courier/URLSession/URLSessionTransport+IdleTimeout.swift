@@ -65,7 +65,7 @@ extension URLSessionTransport {
         /// second; it stops the exchange once the silence lasts that long. Started when the
         /// exchange is, not when its task is: creating a task waits for FoundationNetworking's
         /// work queue, which other transfers can keep busy, and that wait counts as silence.
-        static func start(for exchange: any SessionExchange) -> IdleTimeout? {
+        static func start(for exchange: Exchange) -> IdleTimeout? {
             let interval = exchange.request.timeoutInterval
             guard isNeeded(for: interval) else { return nil }
             return IdleTimeout(interval: interval) { [weak exchange] in

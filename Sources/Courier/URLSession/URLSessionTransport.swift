@@ -92,16 +92,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// bodies are bounded by ``Policies/maximumResponseBytes``.
     static func engine(session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, configuration: Configuration) -> Engine {
         let exchange: HTTPExchange = { request in
-            let started = ContinuousClock.now
-            let exchange = try session.courierExchange(for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks)
-            let (data, response) = try await session.perform(exchange, delegate: delegate)
-            guard var head = ResponseHead(response) else { throw NotHTTPResponse(response: response, body: data) }
-            // What a layer can measure around FoundationNetworking: when the head arrived, the
-            // whole exchange, the decoded body.
-            head.metrics.firstByte = exchange.firstByte.withLock { $0 }.map { $0 - started }
-            head.metrics.total = ContinuousClock.now - started
-            head.metrics.decodedBodyBytes = data.count
-            return (data, head)
+            try await session.courierData(
+                for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks, delegate: delegate
+            )
         }
         guard let delegate else { return Engine(exchange: exchange, stream: streamingExchange(buffering: exchange)) }
         return Engine(exchange: exchange) { request, upload in
@@ -125,85 +118,6 @@ public struct URLSessionTransport: HTTPTransport {
             request.setValue(configuration.policies.userAgent ?? DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
         }
         request.timeoutInterval = request.idleTimeout(under: configuration.policies)
-        return request
-    }
-}
-
-extension URLSession {
-    /// The exchange `request` is sent as, with the session's timeout; throws when the calling
-    /// task is cancelled already.
-    func courierExchange(for request: URLRequest, tasks: URLSessionTransport.TaskQueue) throws -> URLSessionTransport.Exchange {
-        let request = withSessionTimeout(request)
-        // A task cancelled before it got here sends nothing. Its cancellation would otherwise
-        // reach FoundationNetworking only through the task queue, after `resume()` had
-        // already put the request on the wire.
-        try Task.checkCancellation(url: request.url)
-        return URLSessionTransport.Exchange(request: request, tasks: tasks)
-    }
-
-    /// Runs `exchange`'s task and returns what it answered. A failure carries what could be
-    /// measured around the task until then (``Foundation/URLError/exchangeMetrics``).
-    func perform(
-        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
-    ) async throws -> (Data, URLResponse) {
-        do {
-            return try await run(exchange, delegate: delegate)
-        } catch let error as URLError {
-            throw error.carrying(exchange.measuredSoFar)
-        }
-    }
-
-    private func run(
-        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
-    ) async throws -> (Data, URLResponse) {
-        let request = exchange.request
-        let tasks = exchange.tasks
-        let idleTimeout = delegate == nil ? nil : URLSessionTransport.IdleTimeout.start(for: exchange)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                tasks.start {
-                    let task: URLSessionDataTask
-                    if let delegate {
-                        task = self.dataTask(with: request.wholeSecondTimeout)
-                        delegate.register(exchange, for: task, idleTimeout: idleTimeout)
-                    } else {
-                        task = self.dataTask(with: request.wholeSecondTimeout) { data, response, error in
-                            exchange.complete(data: data, response: response, error: error, challenged: nil)
-                        }
-                    }
-                    exchange.start(task, continuation: continuation)
-                } refuse: {
-                    idleTimeout?.cancel()
-                    continuation.resume(throwing: URLSessionTransport.shutDownError(url: request.url))
-                }
-            }
-        } onCancel: {
-            exchange.cancel()
-        }
-    }
-
-    /// `request` with the session's idle timeout when it sets none, clamped to what
-    /// FoundationNetworking can express. A fraction of a second is kept: the delegate enforces
-    /// it (see ``URLSessionTransport/IdleTimeout``) and FoundationNetworking gets
-    /// ``URLRequest/wholeSecondTimeout``.
-    func withSessionTimeout(_ request: URLRequest) -> URLRequest {
-        var request = request
-        if request.timeoutInterval == 0 {
-            request.timeoutInterval = configuration.timeoutIntervalForRequest
-        }
-        if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
-            request.timeoutInterval = URLRequest.maximumTimeoutInterval
-        }
-        return request
-    }
-}
-
-extension URLRequest {
-    /// This request with its timeout rounded up to whole seconds, as FoundationNetworking counts
-    /// them (it truncates, so 0.5 s would time out at once).
-    var wholeSecondTimeout: URLRequest {
-        var request = self
-        request.timeoutInterval = URLSessionTransport.IdleTimeout.sessionTimeout(for: timeoutInterval)
         return request
     }
 }

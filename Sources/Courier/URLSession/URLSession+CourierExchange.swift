@@ -1,0 +1,130 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension URLSession {
+    /// One task whose body is collected and returned whole with its head. Without Courier's
+    /// delegate (a session given to ``URLSessionTransport/init(session:)``), a completion
+    /// handler collects the body.
+    ///
+    /// A failure carries what could be measured around the task until then
+    /// (``Foundation/URLError/exchangeMetrics``).
+    func courierData(
+        for request: URLRequest, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> (Data, ResponseHead) {
+        let request = try outgoing(request)
+        let exchange = URLSessionTransport.Exchange(collecting: request, tasks: tasks)
+        guard case .collected(let data, let head) = try await run(exchange, delegate: delegate) else {
+            preconditionFailure("a collecting exchange answers with the whole body")
+        }
+        return (data, head)
+    }
+
+    /// One task whose head is returned as soon as it arrives and whose body is written to a
+    /// ``ResponseBody`` as the delegate receives it.
+    ///
+    /// Bytes in memory go out as `httpBody`; a file as an upload task's file, which
+    /// FoundationNetworking reads in pieces as it sends; a stream is spooled to a file first
+    /// (see ``URLSessionTransport/UploadSpool``).
+    func courierStream(
+        for request: URLRequest, uploading upload: UploadBody?, tasks: URLSessionTransport.TaskQueue,
+        delegate: URLSessionTransport.SessionDelegate
+    ) async throws -> (ResponseBody, ResponseHead) {
+        var request = try outgoing(request)
+        var file: URL?
+        var spool: URLSessionTransport.UploadSpool?
+        if let upload {
+            request.httpBody = nil
+            request.httpBodyStream = nil
+            switch upload.source {
+            case .data(let data):
+                request.httpBody = data
+            case .file(let url):
+                file = url
+            case .chunks:
+                let written = try await URLSessionTransport.UploadSpool.write(upload)
+                spool = written
+                file = written.file
+            }
+        }
+        let exchange = URLSessionTransport.Exchange(
+            streaming: request, tasks: tasks, uploadFile: file, spool: spool, sendObserver: upload?.readObserver,
+            unreadLimit: delegate.maximumUnreadBytes
+        )
+        guard case .streamed(let body, let head) = try await run(exchange, delegate: delegate) else {
+            preconditionFailure("a streaming exchange answers with the head")
+        }
+        return (body, head)
+    }
+
+    /// `request` with the session's timeout; throws when the calling task is cancelled already.
+    private func outgoing(_ request: URLRequest) throws(URLError) -> URLRequest {
+        let request = withSessionTimeout(request)
+        // A task cancelled before it got here sends nothing. Its cancellation would otherwise
+        // reach FoundationNetworking only through the task queue, after `resume()` had
+        // already put the request on the wire.
+        try Task.checkCancellation(url: request.url)
+        return request
+    }
+
+    /// Creates and runs `exchange`'s task on its task queue, and returns what the exchange
+    /// answers. The idle timeout FoundationNetworking cannot keep is kept only with Courier's
+    /// delegate, which restarts it on every event.
+    private func run(
+        _ exchange: URLSessionTransport.Exchange, delegate: URLSessionTransport.SessionDelegate?
+    ) async throws -> URLSessionTransport.Exchange.Answer {
+        let idleTimeout = delegate == nil ? nil : URLSessionTransport.IdleTimeout.start(for: exchange)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.tasks.start {
+                    let request = exchange.request.wholeSecondTimeout
+                    let task: URLSessionTask
+                    if let delegate {
+                        if let file = exchange.uploadFile {
+                            task = self.uploadTask(with: request, fromFile: file)
+                        } else {
+                            task = self.dataTask(with: request)
+                        }
+                        delegate.register(exchange, for: task, idleTimeout: idleTimeout)
+                    } else {
+                        task = self.dataTask(with: request) { data, response, error in
+                            exchange.complete(data: data, response: response, error: error, challenged: nil)
+                        }
+                    }
+                    exchange.start(task, continuation: continuation)
+                } refuse: {
+                    idleTimeout?.cancel()
+                    exchange.refuse(continuation, with: URLSessionTransport.shutDownError(url: exchange.request.url))
+                }
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// `request` with the session's idle timeout when it sets none, clamped to what
+    /// FoundationNetworking can express. A fraction of a second is kept: the delegate enforces
+    /// it (see ``URLSessionTransport/IdleTimeout``) and FoundationNetworking gets
+    /// ``URLRequest/wholeSecondTimeout``.
+    func withSessionTimeout(_ request: URLRequest) -> URLRequest {
+        var request = request
+        if request.timeoutInterval == 0 {
+            request.timeoutInterval = configuration.timeoutIntervalForRequest
+        }
+        if request.timeoutInterval > URLRequest.maximumTimeoutInterval {
+            request.timeoutInterval = URLRequest.maximumTimeoutInterval
+        }
+        return request
+    }
+}
+
+extension URLRequest {
+    /// This request with its timeout rounded up to whole seconds, as FoundationNetworking counts
+    /// them (it truncates, so 0.5 s would time out at once).
+    var wholeSecondTimeout: URLRequest {
+        var request = self
+        request.timeoutInterval = URLSessionTransport.IdleTimeout.sessionTimeout(for: timeoutInterval)
+        return request
+    }
+}
