@@ -18,7 +18,6 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `curl.verifiesPeer` | bool | `true` | `true`, `false` | `verifiesPeer` |
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
-    /// | `curl.userAgent` | string | `<process> Courier/<version>`, as URLSessionTransport | any | `userAgent` |
     /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
@@ -37,14 +36,14 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `connectTo` | string list | none | `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`, as curl's `--connect-to` | `connectTo` |
     ///
     /// The `http` and `tls` keys are shared: `URLSessionTransport` cannot honour them, and
-    /// ``Transport/makeTransport(config:)`` refuses a configuration that asks it to with
+    /// ``TransportKind/makeTransport(config:)`` refuses a configuration that asks it to with
     /// `RequestError.unsupportedOption`. A passphrase without a certificate, or a key without
     /// one, is an error rather than ignored.
     ///
     /// An empty string counts as absent. `proxy` and `proxyUser` are read as secrets, since
     /// they may carry credentials: access logs redact them and errors never quote them. The
     /// routing keys (`proxy` to `connectTo`) are not under `curl`: whichever transport is
-    /// chosen must honour them, and ``Transport/makeTransport(config:)`` refuses them for
+    /// chosen must honour them, and ``TransportKind/makeTransport(config:)`` refuses them for
     /// `urlsession`. `curl.proxy`, their predecessor, is refused with an error naming `proxy`.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
@@ -65,7 +64,6 @@ extension CurlTransport.Configuration: EngineSettings {
         verifiesHost = try reader.bool("curl.verifiesHost", default: verifiesHost)
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
         try RouteKeys.read(reader, into: &self)
-        userAgent = try reader.string("curl.userAgent", accepted: "a User-Agent string") ?? userAgent
         recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)
         try readHTTPVersionAndTLS(reader)
     }

@@ -5,7 +5,7 @@ import CourierCurl
 /// The keys that change where requests go rather than how an engine behaves: a proxy, a Unix
 /// socket, DNS overrides. They sit beside `transport`, not under `curl`, because the chosen
 /// transport must honour them or refuse them: `URLSessionTransport` cannot, and
-/// ``CourierCurl/Transport/makeTransport(config:)`` refuses them for it rather than send
+/// ``CourierCurl/TransportKind/makeTransport(config:)`` refuses them for it rather than send
 /// requests where they were not meant to go.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 enum RouteKeys {

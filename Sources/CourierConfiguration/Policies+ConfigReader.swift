@@ -14,7 +14,9 @@ extension Policies {
     /// | `redirects.maximum` | int | `20` | 0 or more; 0 returns every 3xx as it is | `redirects.maximumRedirects` |
     /// | `redirects.allowsInsecure` | bool | `false` | `true`, `false` | `redirects.allowsInsecureRedirects` |
     /// | `redirects.sensitiveHeaderNames` | string list | none | header names | `redirects.sensitiveHeaderNames` |
+    /// | `timeouts.idle` | double, seconds | `60` | above 0 | `idleTimeout` |
     /// | `timeouts.total` | double, seconds | no limit | above 0 | `totalDeadline` |
+    /// | `userAgent` | string | `<process> Courier/<version>` | any | `userAgent` |
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
     /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
@@ -29,7 +31,7 @@ extension Policies {
     /// | `retries.anyMethod` | bool | `false` | `true`, `false` | `retries.retriesAnyMethod` |
     ///
     /// A list is an array in a file and comma-separated in the environment. See
-    /// ``Transport/makeTransport(config:)`` for every key of every transport.
+    /// ``TransportKind/makeTransport(config:)`` for every key of every transport.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
     ///   accepts, when a value is of the wrong type or out of range.
@@ -50,6 +52,12 @@ extension Policies {
         ) {
             redirects.sensitiveHeaderNames = Set(names)
         }
+        idleTimeout = try reader.seconds(
+            "timeouts.idle",
+            minimum: 0,
+            allowsMinimum: false,
+            accepted: "a number of seconds above 0"
+        ) ?? idleTimeout
         totalDeadline = try reader.seconds(
             "timeouts.total",
             minimum: 0,
@@ -68,6 +76,7 @@ extension Policies {
             minimum: 1,
             accepted: "a whole number of bytes, 1 or more"
         )
+        userAgent = try reader.string("userAgent", accepted: "a User-Agent string") ?? userAgent
         if try reader.bool("cookies.enabled", default: false) {
             cookies = CookieStore()
         }

@@ -12,14 +12,11 @@ extension URLSessionTransport.Configuration: EngineSettings {
     ///
     /// | Key | Type | Default | Accepted | Sets |
     /// |---|---|---|---|---|
-    /// | `urlsession.timeoutIntervalForRequest` | double, seconds | `60` | above 0 | `timeoutIntervalForRequest` |
-    /// | `urlsession.timeoutIntervalForResource` | double, seconds | `604800` (7 days) | above 0 | `timeoutIntervalForResource` |
     /// | `urlsession.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
-    /// | `urlsession.cookies` | string | `none` | `none`, `shared` | `cookies` |
     /// | `urlsession.contentDecoding` | string | `all` | `identityOnly`, `all` | `contentDecoding` |
     /// | `urlsession.maximumUnreadBytes` | int | `67108864` (64 MiB) | 1 or more | `maximumUnreadBytes` |
     /// | `urlsession.additionalHeaders` | string list, secret | none | `Name: value` entries | `additionalHeaders` |
-    /// | `redirects.*`, `timeouts.*`, `limits.*` | | | see ``Courier/Policies/init(config:)`` | `policies` |
+    /// | `redirects.*`, `timeouts.*`, `limits.*`, `userAgent`, … | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
     /// A list is an array in a file and comma-separated in the environment, so in the
     /// environment a header value cannot itself hold a comma (use a file, or give
@@ -35,26 +32,6 @@ extension URLSessionTransport.Configuration: EngineSettings {
     }
 
     mutating func readOwnKeys(_ reader: SettingReader) throws(ConfigurationValueError) {
-        timeoutIntervalForRequest = try reader.seconds(
-            "urlsession.timeoutIntervalForRequest",
-            minimum: 0,
-            allowsMinimum: false,
-            accepted: "a number of seconds above 0"
-        ) ?? timeoutIntervalForRequest
-        timeoutIntervalForResource = try reader.seconds(
-            "urlsession.timeoutIntervalForResource",
-            minimum: 0,
-            allowsMinimum: false,
-            accepted: "a number of seconds above 0"
-        ) ?? timeoutIntervalForResource
-        let cookiesAccepted = "none, shared"
-        if let name = try reader.string("urlsession.cookies", accepted: cookiesAccepted) {
-            switch name.lowercased() {
-            case "none": cookies = .none
-            case "shared": cookies = .shared
-            default: throw reader.error("urlsession.cookies", value: name, accepted: cookiesAccepted)
-            }
-        }
         let decodingAccepted = "identityOnly, all"
         if let name = try reader.string("urlsession.contentDecoding", accepted: decodingAccepted) {
             switch name.lowercased() {

@@ -23,8 +23,8 @@ struct CurlEngine: Sendable {
     let transferIDs = TransferIDs()
 
     /// The engine's two calls, for the transport to put its policies over.
-    var engine: Engine {
-        Engine(exchange: exchange(for:), stream: stream(for:uploading:))
+    var engine: TransportEngine {
+        TransportEngine(exchange: exchange(for:), stream: stream(for:uploading:))
     }
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {

@@ -33,7 +33,7 @@ public final class CurlTransport: HTTPTransport {
     public var configuration: Configuration { core.configuration }
     private let core: CurlEngine
     /// The engine with the configuration's policies over it, built once.
-    private let layered: Engine
+    private let layered: TransportEngine
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// its thread.
@@ -103,7 +103,7 @@ public final class CurlTransport: HTTPTransport {
     public var executor: any TaskExecutor { core.loop }
 
     /// The engine's two calls with no policy over them, for tests.
-    package var engine: Engine { core.engine }
+    package var engine: TransportEngine { core.engine }
 
     /// Whether the caller runs on this transport's thread, for tests.
     var isOnTransportThread: Bool { core.loop.isCurrentThread }

@@ -8,13 +8,13 @@ import Foundation
 ///
 /// ```swift
 /// // COURIER_TRANSPORT=curl ./MyService
-/// let transport = try Transport(environment: ProcessInfo.processInfo.environment)
-/// let client = APIClient(baseURL: baseURL, exchange: try transport.makeTransport().exchange)
+/// let kind = try TransportKind(environment: ProcessInfo.processInfo.environment)
+/// let client = APIClient(baseURL: baseURL, transport: try kind.makeTransport())
 /// ```
 ///
 /// The switch lives beside the libcurl transport because choosing it means linking it: depend on
 /// the `CourierCurl` product to use either.
-public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// `URLSessionTransport` (FoundationNetworking on Linux).
     case urlSession = "urlsession"
     /// `CurlTransport`, on libcurl's multi interface.
@@ -25,7 +25,7 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// The transport used when nothing is configured: ``urlSession``, Foundation's own, so that
     /// adopting Courier changes nothing on the wire until a team opts into ``curl``.
-    public static let `default` = Transport.urlSession
+    public static let `default` = TransportKind.urlSession
 
     /// Reads ``environmentVariable`` from `environment`; unset or empty means ``default``.
     ///
@@ -43,7 +43,7 @@ public enum Transport: String, CaseIterable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter source: Where the name came from, quoted in the error (a flag, a file).
     package init(name: String, source: String = "transport") throws(TransportSelectionError) {
-        guard let transport = Transport(rawValue: name.lowercased()) else {
+        guard let transport = TransportKind(rawValue: name.lowercased()) else {
             throw TransportSelectionError(value: name, source: source)
         }
         self = transport
@@ -95,7 +95,7 @@ public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringC
     }
 
     public var description: String {
-        let accepted = Transport.allCases.map(\.rawValue).joined(separator: ", ")
-        return "\(source)=\(value.debugDescription) is not a transport; accepted values: \(accepted) (unset means \(Transport.default))"
+        let accepted = TransportKind.allCases.map(\.rawValue).joined(separator: ", ")
+        return "\(source)=\(value.debugDescription) is not a transport; accepted values: \(accepted) (unset means \(TransportKind.default))"
     }
 }

@@ -38,7 +38,7 @@ import Synchronization
 /// exchange. Lower the logger's level, or pass `level: .info`, to see every exchange.
 ///
 /// ```swift
-/// let logged = layered(transport.exchange, [logging(to: Logger(label: "app.http"))])
+/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [logging(to: Logger(label: "app.http"))])
 /// ```
 ///
 /// - Parameters:

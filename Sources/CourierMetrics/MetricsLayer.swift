@@ -28,7 +28,7 @@ import Synchronization
 /// dictionary lookup, the clock and the handlers' own work.
 ///
 /// ```swift
-/// let measured = layered(transport.exchange, [recordingMetrics()])
+/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [recordingMetrics()])
 /// ```
 ///
 /// - Parameters:

@@ -38,7 +38,7 @@ import Tracing
 /// one, and the layer calls straight through: no span, no injected field.
 ///
 /// ```swift
-/// let traced = layered(transport.exchange, [tracing()])
+/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [tracing()])
 /// ```
 ///
 /// - Parameter tracer: The tracer to start spans with and inject through. By default, at each

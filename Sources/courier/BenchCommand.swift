@@ -26,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
         case curl, urlsession, all
 
-        var transports: [Transport] {
+        var transports: [TransportKind] {
             switch self {
             case .curl: [.curl]
             case .urlsession: [.urlSession]

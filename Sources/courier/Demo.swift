@@ -24,8 +24,8 @@ struct Demo {
         }
         let output = DemoOutput()
         output.heading("Courier demo — embedded server at \(server.baseURL.absoluteString)")
-        var transports: [(Transport, Networking)] = []
-        for kind in [Transport.urlSession, .curl] {
+        var transports: [(TransportKind, Networking)] = []
+        for kind in [TransportKind.urlSession, .curl] {
             do {
                 transports.append((kind, try kind.makeTransport().networking))
             } catch {
@@ -102,7 +102,7 @@ struct Demo {
 
     /// The shared policy layers, which both transports run: the same answers to hostile servers.
     /// Each step configures only the policy it shows, so no two limits race each other.
-    private func policySteps(_ output: DemoOutput, kind: Transport, server: TestServer) async {
+    private func policySteps(_ output: DemoOutput, kind: TransportKind, server: TestServer) async {
         func client(_ configure: (inout Policies) -> Void) throws -> APIClient {
             var policies = Policies()
             configure(&policies)
@@ -143,7 +143,7 @@ struct Demo {
     }
 
     /// Two seconds of small GETs per transport at 16 in flight.
-    private func throughput(_ output: DemoOutput, server: TestServer, transports: [(Transport, Networking)]) async {
+    private func throughput(_ output: DemoOutput, server: TestServer, transports: [(TransportKind, Networking)]) async {
         output.section("throughput: 2 s of GET /bytes/13 per transport, 16 in flight")
         let load = LoadRun(request: URLRequest(url: server.url("/bytes/13")), concurrency: 16, limit: .duration(.seconds(2)))
         var rows = [LoadRun.Result.tableHeader]

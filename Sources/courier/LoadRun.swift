@@ -23,7 +23,7 @@ struct LoadRun: Sendable {
     /// bucketing error.
     struct Result: Sendable {
         var completed = 0
-        /// Transport failures and responses with status >= 400.
+        /// TransportKind failures and responses with status >= 400.
         var errors = 0
         var bodyBytes = 0
         var elapsed: Duration = .zero

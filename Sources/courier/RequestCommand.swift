@@ -93,7 +93,7 @@ struct RequestCommand: AsyncParsableCommand {
     var maxFilesize: Int?
 
     @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
-    var transport: Transport?
+    var transport: TransportKind?
 
     @Option(help: "Give up after this many seconds in total.")
     var timeout: Double?
@@ -337,14 +337,14 @@ struct RequestCommand: AsyncParsableCommand {
         return maxFilesize == 0 ? Int.max : maxFilesize
     }
 
-    private func resolvedTransport() throws -> Transport {
-        try transport ?? Transport.fromEnvironment()
+    private func resolvedTransport() throws -> TransportKind {
+        try transport ?? TransportKind.fromEnvironment()
     }
 
     /// The curl engine's settings from the HTTP version and TLS flags; throws
     /// `RequestError.unsupportedOption` for a flag URLSession cannot honour, and warns on stderr
     /// that `-k` turns verification off.
-    private func httpVersionAndTLSConfiguration(for transport: Transport) throws -> CurlTransport.Configuration {
+    private func httpVersionAndTLSConfiguration(for transport: TransportKind) throws -> CurlTransport.Configuration {
         let configuration = httpVersionAndTLS.curlConfiguration()
         if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
             throw refusal

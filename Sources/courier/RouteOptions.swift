@@ -70,7 +70,7 @@ struct RouteOptions: ParsableArguments {
 
     /// The curl configuration for `transport`; for urlsession, which cannot honour any of
     /// these flags, a refusal naming the first one given.
-    func curlConfiguration(for transport: Transport, over base: CurlTransport.Configuration = .init()) throws -> CurlTransport.Configuration {
+    func curlConfiguration(for transport: TransportKind, over base: CurlTransport.Configuration = .init()) throws -> CurlTransport.Configuration {
         if transport == .urlSession, let option = firstGiven {
             throw RequestError.unsupportedOption(option, transport: "URLSessionTransport", supportedBy: "CurlTransport")
         }

@@ -31,7 +31,7 @@ struct StreamProbeCommand: AsyncParsableCommand {
     var url: String
 
     @Option(help: "curl or urlsession (default: COURIER_TRANSPORT, else urlsession).")
-    var transport: Transport?
+    var transport: TransportKind?
 
     @Option(help: "The file upload-file sends.")
     var file: String?
@@ -43,7 +43,7 @@ struct StreamProbeCommand: AsyncParsableCommand {
         let target = try RequestURL.parse(url)
         var policies = Policies()
         policies.maximumResponseBytes = Int.max
-        let streaming = try (transport ?? Transport.fromEnvironment()).makeStreaming(policies: policies)
+        let streaming = try (transport ?? TransportKind.fromEnvironment()).makeStreaming(policies: policies)
         var request = URLRequest(url: target)
         let upload: UploadBody?
         switch mode {

@@ -5,7 +5,7 @@ import Courier
 import CourierCurl
 import Foundation
 
-extension Transport {
+extension TransportKind {
     /// A new transport of this kind as a `StreamingNetworking` value with `policies` over it,
     /// for `-o`, whose body is written as it arrives.
     func makeStreaming(policies: Policies, curl: CurlTransport.Configuration = .init()) throws -> StreamingNetworking {

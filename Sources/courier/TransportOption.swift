@@ -2,9 +2,9 @@ import Foundation
 import ArgumentParser
 import CourierCurl
 
-// `--transport curl|urlsession`: parsed by `Transport(name:)`; an unknown value is a usage error
+// `--transport curl|urlsession`: parsed by `TransportKind(name:)`; an unknown value is a usage error
 // (exit 64) whose message, ArgumentParser's, names the accepted values from `allValueStrings`.
-extension Transport: ExpressibleByArgument {
+extension TransportKind: ExpressibleByArgument {
     public init?(argument: String) {
         try? self.init(name: argument, source: "--transport")
     }
@@ -12,12 +12,12 @@ extension Transport: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
-extension Transport {
+extension TransportKind {
     /// The transport a command uses when `--transport` is absent: `COURIER_TRANSPORT`, else the
     /// library default. A misspelt variable is a usage error rather than a silent fallback.
-    static func fromEnvironment() throws -> Transport {
+    static func fromEnvironment() throws -> TransportKind {
         do {
-            return try Transport(environment: ProcessInfo.processInfo.environment)
+            return try TransportKind(environment: ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError(error.description)
         }

@@ -12,8 +12,8 @@ import Testing
 @Suite struct ConfiguredTransportTests {
     /// The settings reach the engine the key names: with following turned off by configuration,
     /// each transport hands back the 302 itself. Only a loopback server is asked.
-    @Test(arguments: Transport.allCases)
-    func theConfiguredTransportObeysTheConfiguredPolicies(_ transport: Transport) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func theConfiguredTransportObeysTheConfiguredPolicies(_ transport: TransportKind) async throws {
         let server = try await TestServer.start()
         do {
             let config = ConfigReader(provider: InMemoryProvider(values: [
@@ -23,7 +23,7 @@ import Testing
                 // so a URLSession task here can start seconds late while other suites run.
                 "courier.timeouts.total": 60,
             ]))
-            let networking = try Transport.makeTransport(config: config.scoped(to: "courier")).networking
+            let networking = try TransportKind.makeTransport(config: config.scoped(to: "courier")).networking
             let (_, response) = try await networking(URLRequest(url: server.url("/redirect/1")))
             #expect((response as? HTTPURLResponse)?.statusCode == 302)
             #expect(server.requestCount == 1)
@@ -35,6 +35,6 @@ import Testing
     }
 
     @Test func noKeysAtAllBuildTheDefaultTransport() throws {
-        _ = try Transport.makeTransport(config: ConfigReader(provider: InMemoryProvider(values: [:])))
+        _ = try TransportKind.makeTransport(config: ConfigReader(provider: InMemoryProvider(values: [:])))
     }
 }

@@ -5,7 +5,7 @@ import CourierCurl
 import Testing
 
 @Suite struct ErrorMessageTests {
-    /// A bad value for a key, and the whole message `Transport.makeTransport(config:)` gives.
+    /// A bad value for a key, and the whole message `TransportKind.makeTransport(config:)` gives.
     struct Case: Sendable, CustomTestStringConvertible {
         var key: AbsoluteConfigKey
         var value: ConfigValue
@@ -78,7 +78,7 @@ import Testing
             "courier.connectTo", .init(.stringArray(["api.test:443"]), isSecret: false),
             #"courier.connectTo="api.test:443" is not accepted; accepted values: HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries (HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT (an empty part matches or keeps any))"#
         ),
-        Case("courier.curl.userAgent", 7, #"courier.curl.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
+        Case("courier.userAgent", 7, #"courier.userAgent="7" is not accepted; accepted values: a User-Agent string"#),
         Case("courier.curl.recordsMetrics", "maybe", #"courier.curl.recordsMetrics="maybe" \#(bool)"#),
         Case("courier.curl.maximumConcurrentStreams", 0, #"courier.curl.maximumConcurrentStreams="0" \#(whole1)"#),
         Case(
@@ -94,10 +94,8 @@ import Testing
             "courier.tls.privateKey", "/k.pem",
             #"courier.tls.privateKey="/k.pem" is not accepted; accepted values: a path to a PEM private key, with tls.clientCertificate set"#
         ),
-        Case("courier.urlsession.timeoutIntervalForRequest", 0, #"courier.urlsession.timeoutIntervalForRequest="0.0" \#(positiveSeconds)"#),
-        Case("courier.urlsession.timeoutIntervalForResource", -60, #"courier.urlsession.timeoutIntervalForResource="-60.0" \#(positiveSeconds)"#),
+        Case("courier.timeouts.idle", 0, #"courier.timeouts.idle="0.0" \#(positiveSeconds)"#),
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),
-        Case("courier.urlsession.cookies", "Always", #"courier.urlsession.cookies="Always" is not accepted; accepted values: none, shared"#),
         Case("courier.urlsession.contentDecoding", "gzip", #"courier.urlsession.contentDecoding="gzip" is not accepted; accepted values: identityOnly, all"#),
         Case(
             "courier.urlsession.additionalHeaders",
@@ -109,7 +107,7 @@ import Testing
     @Test(arguments: cases)
     func eachBadValueNamesTheFullKeyAndWhatItAccepts(_ bad: Case) {
         let config = ConfigReader(provider: InMemoryProvider(values: [bad.key: bad.value])).scoped(to: "courier")
-        let error = #expect(throws: (any Error).self) { try Transport.makeTransport(config: config) }
+        let error = #expect(throws: (any Error).self) { try TransportKind.makeTransport(config: config) }
         #expect(error.map { String(describing: $0) } == bad.message)
     }
 
@@ -120,7 +118,7 @@ import Testing
         }
         let transport = ConfigReader(provider: InMemoryProvider(values: ["courier.transport": "nio"])).scoped(to: "courier")
         #expect(throws: TransportSelectionError(value: "nio", source: "courier.transport")) {
-            try Transport(config: transport)
+            try TransportKind(config: transport)
         }
     }
 
@@ -130,13 +128,13 @@ import Testing
             "COURIER_REDIRECTS_MAXIMUM": "twenty",
         ])
         let error = #expect(throws: ConfigurationValueError.self) {
-            try Transport.makeTransport(config: ConfigReader(provider: provider).scoped(to: "courier"))
+            try TransportKind.makeTransport(config: ConfigReader(provider: provider).scoped(to: "courier"))
         }
         #expect(error?.description == #"courier.redirects.maximum="twenty" \#(Self.whole0) (0 returns every redirect response as it is)"#)
 
         let bad = EnvironmentVariablesProvider(environmentVariables: ["COURIER_TRANSPORT": "curl-multi"])
         let transportError = #expect(throws: TransportSelectionError.self) {
-            try Transport(config: ConfigReader(provider: bad).scoped(to: "courier"))
+            try TransportKind(config: ConfigReader(provider: bad).scoped(to: "courier"))
         }
         #expect(
             transportError?.description

@@ -14,6 +14,8 @@ enum EveryKey {
         "courier.redirects.allowsInsecure": true,
         "courier.redirects.sensitiveHeaderNames": .init(.stringArray(["X-Api-Key", "X-Session"]), isSecret: false),
         "courier.timeouts.total": 12.5,
+        "courier.timeouts.idle": 7.5,
+        "courier.userAgent": "courier-tests/1",
         "courier.limits.responseBytes": 1_048_576,
         "courier.limits.headerBytes": 16_384,
         "courier.cookies.enabled": true,
@@ -38,7 +40,6 @@ enum EveryKey {
         "courier.unixSocketPath": "/var/run/courier.sock",
         "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
         "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
-        "courier.curl.userAgent": "courier-tests/1",
         "courier.curl.recordsMetrics": false,
         "courier.curl.caDirectoryPath": "/etc/courier/certs",
         "courier.curl.maximumConcurrentStreams": 8,
@@ -48,10 +49,7 @@ enum EveryKey {
         "courier.tls.privateKeyPassphrase": .init(.string("s3cret"), isSecret: true),
         "courier.tls.pinnedPublicKey": "sha256//AAAA",
         "courier.tls.minimumVersion": "1.3",
-        "courier.urlsession.timeoutIntervalForRequest": 7.5,
-        "courier.urlsession.timeoutIntervalForResource": 90,
         "courier.urlsession.maximumConnectionsPerHost": 3,
-        "courier.urlsession.cookies": "shared",
         "courier.urlsession.contentDecoding": "identityOnly",
         "courier.urlsession.maximumUnreadBytes": 4_194_304,
         "courier.urlsession.additionalHeaders": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
@@ -62,7 +60,8 @@ enum EveryKey {
           "courier": {
             "transport": "curl",
             "redirects": { "maximum": 5, "allowsInsecure": true, "sensitiveHeaderNames": ["X-Api-Key", "X-Session"] },
-            "timeouts": { "total": 12.5 },
+            "timeouts": { "total": 12.5, "idle": 7.5 },
+            "userAgent": "courier-tests/1",
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
             "cookies": { "enabled": true },
             "proxy": "http://proxy.invalid:3128",
@@ -88,7 +87,6 @@ enum EveryKey {
               "verifiesPeer": false,
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
-              "userAgent": "courier-tests/1",
               "recordsMetrics": false,
               "caDirectoryPath": "/etc/courier/certs",
               "maximumConcurrentStreams": 8
@@ -102,10 +100,7 @@ enum EveryKey {
               "minimumVersion": "1.3"
             },
             "urlsession": {
-              "timeoutIntervalForRequest": 7.5,
-              "timeoutIntervalForResource": 90,
               "maximumConnectionsPerHost": 3,
-              "cookies": "shared",
               "contentDecoding": "identityOnly",
               "maximumUnreadBytes": 4194304,
               "additionalHeaders": ["X-Team: payments", "Accept-Language: en"]
@@ -122,6 +117,8 @@ enum EveryKey {
         "COURIER_REDIRECTS_ALLOWS_INSECURE": "true",
         "COURIER_REDIRECTS_SENSITIVE_HEADER_NAMES": "X-Api-Key, X-Session",
         "COURIER_TIMEOUTS_TOTAL": "12.5",
+        "COURIER_TIMEOUTS_IDLE": "7.5",
+        "COURIER_USER_AGENT": "courier-tests/1",
         "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
         "COURIER_LIMITS_HEADER_BYTES": "16384",
         "COURIER_COOKIES_ENABLED": "true",
@@ -145,7 +142,6 @@ enum EveryKey {
         "COURIER_UNIX_SOCKET_PATH": "/var/run/courier.sock",
         "COURIER_RESOLVE": "api.test:443:127.0.0.1",
         "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
-        "COURIER_CURL_USER_AGENT": "courier-tests/1",
         "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
         "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
@@ -155,10 +151,7 @@ enum EveryKey {
         "COURIER_TLS_PRIVATE_KEY_PASSPHRASE": "s3cret",
         "COURIER_TLS_PINNED_PUBLIC_KEY": "sha256//AAAA",
         "COURIER_TLS_MINIMUM_VERSION": "1.3",
-        "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST": "7.5",
-        "COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE": "90",
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
-        "COURIER_URLSESSION_COOKIES": "shared",
         "COURIER_URLSESSION_CONTENT_DECODING": "identityOnly",
         "COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES": "4194304",
         "COURIER_URLSESSION_ADDITIONAL_HEADERS": "X-Team: payments,Accept-Language: en",
@@ -168,6 +161,8 @@ enum EveryKey {
         var policies = Policies()
         policies.redirects = RedirectPolicy(maximumRedirects: 5, allowsInsecureRedirects: true, sensitiveHeaderNames: ["X-Api-Key", "X-Session"])
         policies.totalDeadline = 12.5
+        policies.idleTimeout = 7.5
+        policies.userAgent = "courier-tests/1"
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
         policies.retries = RetryPolicy(
@@ -199,7 +194,6 @@ enum EveryKey {
             .init(host: "api.test", port: 443, connectHost: "127.0.0.1", connectPort: 8443),
             .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
         ]
-        curl.userAgent = "courier-tests/1"
         curl.recordsMetrics = false
         curl.caDirectoryPath = "/etc/courier/certs"
         curl.maximumConcurrentStreamsPerConnection = 8
@@ -212,7 +206,7 @@ enum EveryKey {
 
     /// Checks everything a reader of `config` (scoped to `courier`) builds against the values above.
     static func expectEveryValue(in config: ConfigReader, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try Transport(config: config) == .curl, sourceLocation: sourceLocation)
+        #expect(try TransportKind(config: config) == .curl, sourceLocation: sourceLocation)
         #expect(try withoutStore(Policies(config: config)) == policies, sourceLocation: sourceLocation)
         #expect(try Policies(config: config).cookies != nil, sourceLocation: sourceLocation)
         var curlRead = try CurlTransport.Configuration(config: config)
@@ -223,10 +217,7 @@ enum EveryKey {
         #expect(withoutStore(urlSession.policies) == policies, sourceLocation: sourceLocation)
         #expect(urlSession.contentDecoding == .identityOnly, sourceLocation: sourceLocation)
         #expect(urlSession.maximumUnreadBytes == 4_194_304, sourceLocation: sourceLocation)
-        #expect(urlSession.timeoutIntervalForRequest == 7.5, sourceLocation: sourceLocation)
-        #expect(urlSession.timeoutIntervalForResource == 90, sourceLocation: sourceLocation)
         #expect(urlSession.maximumConnectionsPerHost == 3, sourceLocation: sourceLocation)
-        #expect(urlSession.cookies == .shared, sourceLocation: sourceLocation)
         #expect(urlSession.additionalHeaders == ["X-Team": "payments", "Accept-Language": "en"], sourceLocation: sourceLocation)
     }
 }

@@ -22,8 +22,8 @@ import Testing
     }
 
     @Test func courierTransportKeepsWorkingThroughTheEnvironmentProvider() throws {
-        func transport(_ environment: [String: String]) throws -> Transport {
-            try Transport(config: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)).scoped(to: "courier"))
+        func transport(_ environment: [String: String]) throws -> TransportKind {
+            try TransportKind(config: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)).scoped(to: "courier"))
         }
         #expect(try transport(["COURIER_TRANSPORT": "curl"]) == .curl)
         #expect(try transport(["COURIER_TRANSPORT": "URLSession"]) == .urlSession)
@@ -32,22 +32,19 @@ import Testing
         // The same answers as the reader of the variable alone.
         for value in ["curl", "CURL", "urlsession", ""] {
             let environment = ["COURIER_TRANSPORT": value]
-            #expect(try transport(environment) == Transport(environment: environment))
+            #expect(try transport(environment) == TransportKind(environment: environment))
         }
     }
 
     @Test func absentKeysKeepEveryDefault() throws {
         let config = ConfigReader(provider: InMemoryProvider(values: [:])).scoped(to: "courier")
-        #expect(try Transport(config: config) == .urlSession)
+        #expect(try TransportKind(config: config) == .urlSession)
         #expect(try Policies(config: config) == Policies())
         #expect(try CurlTransport.Configuration(config: config) == CurlTransport.Configuration())
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let defaults = URLSessionTransport.Configuration()
         #expect(urlSession.policies == defaults.policies)
-        #expect(urlSession.timeoutIntervalForRequest == defaults.timeoutIntervalForRequest)
-        #expect(urlSession.timeoutIntervalForResource == defaults.timeoutIntervalForResource)
         #expect(urlSession.maximumConnectionsPerHost == defaults.maximumConnectionsPerHost)
-        #expect(urlSession.cookies == defaults.cookies)
         #expect(urlSession.additionalHeaders.isEmpty)
     }
 
@@ -56,6 +53,8 @@ import Testing
         #expect(policies.redirects.maximumRedirects == 20)
         #expect(policies.redirects.allowsInsecureRedirects == false)
         #expect(policies.totalDeadline == nil)
+        #expect(policies.idleTimeout == 60)
+        #expect(policies.userAgent == nil)
         #expect(policies.maximumResponseBytes == 67_108_864)
         #expect(policies.maximumHeaderBytes == 262_144)
     }
@@ -64,12 +63,11 @@ import Testing
         let provider = EnvironmentVariablesProvider(environmentVariables: [
             "COURIER_PROXY": "",
             "COURIER_CURL_PROXY": "",
-            "COURIER_CURL_USER_AGENT": "",
-            "COURIER_URLSESSION_COOKIES": "",
+            "COURIER_USER_AGENT": "",
         ])
         let config = ConfigReader(provider: provider).scoped(to: "courier")
         #expect(try CurlTransport.Configuration(config: config) == CurlTransport.Configuration())
-        #expect(try URLSessionTransport.Configuration(config: config).cookies == .none)
+        #expect(try URLSessionTransport.Configuration(config: config).policies == Policies())
     }
 
     @Test func laterProvidersFillWhatEarlierOnesLeaveOut() async throws {
@@ -79,7 +77,7 @@ import Testing
         let fileSettings = ConfigReader(provider: InMemoryProvider(values: ["filePath": .init(.string(file.path), isSecret: false)]))
         let config = ConfigReader(providers: [environment, try await FileProvider<JSONSnapshot>(config: fileSettings)])
             .scoped(to: "courier")
-        #expect(try Transport(config: config) == .curl)
+        #expect(try TransportKind(config: config) == .curl)
         #expect(try Policies(config: config).redirects.maximumRedirects == 3)
     }
 
@@ -90,8 +88,8 @@ import Testing
             "services.billing.redirects.maximum": 0,
         ])
         let config = ConfigReader(provider: provider)
-        #expect(try Transport(config: config.scoped(to: "services.github")) == .curl)
-        #expect(try Transport(config: config.scoped(to: "services.billing")) == .urlSession)
+        #expect(try TransportKind(config: config.scoped(to: "services.github")) == .curl)
+        #expect(try TransportKind(config: config.scoped(to: "services.billing")) == .urlSession)
         #expect(try Policies(config: config.scoped(to: "services.github")).redirects.maximumRedirects == 2)
         #expect(try Policies(config: config.scoped(to: "services.billing")).redirects.maximumRedirects == 0)
     }

@@ -19,7 +19,7 @@ import Testing
     func urlSessionRefusesARoutingKeyWithoutQuotingIt(_ index: Int) {
         let (key, value, option) = Self.keys[index]
         let config = ConfigReader(provider: InMemoryProvider(values: ["courier.transport": "urlsession", key: value]))
-        let error = #expect(throws: RequestError.self) { try Transport.makeTransport(config: config.scoped(to: "courier")) }
+        let error = #expect(throws: RequestError.self) { try TransportKind.makeTransport(config: config.scoped(to: "courier")) }
         #expect(error == .unsupportedOption(option, transport: "URLSessionTransport", supportedBy: "CurlTransport"))
         #expect(error?.description.contains("hunter2") == false)
     }
@@ -28,7 +28,7 @@ import Testing
     func curlHonoursTheSameKey(_ index: Int) async throws {
         let (key, value, _) = Self.keys[index]
         let config = ConfigReader(provider: InMemoryProvider(values: ["courier.transport": "curl", key: value]))
-        let transport = try Transport.makeTransport(config: config.scoped(to: "courier"))
+        let transport = try TransportKind.makeTransport(config: config.scoped(to: "courier"))
         #expect(transport.capabilities.connectsThroughProxies)
         await transport.shutdown()
     }

@@ -22,7 +22,7 @@ import Testing
             "courier.transport": "urlsession",
             key: .init(.string(value), isSecret: false),
         ])).scoped(to: "courier")
-        let error = #expect(throws: RequestError.self) { try Transport.makeTransport(config: config) }
+        let error = #expect(throws: RequestError.self) { try TransportKind.makeTransport(config: config) }
         #expect(error == .unsupportedOption("\(action) (\(key))", transport: "URLSessionTransport", supportedBy: "CurlTransport"))
         #expect(error?.description == "URLSessionTransport cannot \(action) (\(key)); nothing was sent (CurlTransport can)")
     }
@@ -34,7 +34,7 @@ import Testing
             "courier.transport": "curl",
             key: .init(.string(value), isSecret: false),
         ])).scoped(to: "courier")
-        let transport = try Transport.makeTransport(config: config)
+        let transport = try TransportKind.makeTransport(config: config)
         #expect(transport is CurlTransport)
     }
 
@@ -46,6 +46,6 @@ import Testing
             "courier.tls.minimumVersion": "1.2",
             "courier.curl.caDirectoryPath": "/etc/courier/certs",
         ])).scoped(to: "courier")
-        #expect(try Transport.makeTransport(config: config) is URLSessionTransport)
+        #expect(try TransportKind.makeTransport(config: config) is URLSessionTransport)
     }
 }

@@ -3,19 +3,19 @@ import Testing
 
 @Suite struct TransportSelectionTests {
     @Test func unsetOrEmptyMeansTheDefault() throws {
-        #expect(try Transport(environment: [:]) == .urlSession)
-        #expect(try Transport(environment: ["COURIER_TRANSPORT": ""]) == Transport.default)
+        #expect(try TransportKind(environment: [:]) == .urlSession)
+        #expect(try TransportKind(environment: ["COURIER_TRANSPORT": ""]) == TransportKind.default)
     }
 
-    @Test(arguments: [("curl", Transport.curl), ("CURL", .curl), ("urlsession", .urlSession), ("URLSession", .urlSession)])
-    func namesAreReadIgnoringCase(value: String, expected: Transport) throws {
-        #expect(try Transport(environment: ["COURIER_TRANSPORT": value]) == expected)
+    @Test(arguments: [("curl", TransportKind.curl), ("CURL", .curl), ("urlsession", .urlSession), ("URLSession", .urlSession)])
+    func namesAreReadIgnoringCase(value: String, expected: TransportKind) throws {
+        #expect(try TransportKind(environment: ["COURIER_TRANSPORT": value]) == expected)
     }
 
     @Test(arguments: ["libcurl", "url-session", " curl", "nio"])
     func unknownNamesAreAnErrorNamingTheAcceptedValues(value: String) {
         #expect {
-            try Transport(environment: ["COURIER_TRANSPORT": value])
+            try TransportKind(environment: ["COURIER_TRANSPORT": value])
         } throws: { error in
             let message = String(describing: error)
             return message.contains("COURIER_TRANSPORT=\(value.debugDescription)")
@@ -23,9 +23,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.allCases)
-    func eachNameMakesAWorkingNetworking(_ transport: Transport) throws {
+    @Test(arguments: TransportKind.allCases)
+    func eachNameMakesAWorkingNetworking(_ transport: TransportKind) throws {
         _ = try transport.makeTransport()
-        #expect(try Transport(name: transport.rawValue) == transport)
+        #expect(try TransportKind(name: transport.rawValue) == transport)
     }
 }

@@ -12,8 +12,8 @@ import Testing
 
 /// The generated client over each engine: JSON in and out, status codes and failures.
 @Suite struct CourierClientTransportTests {
-    @Test(arguments: Transport.configured)
-    func jsonOperationCarriesItsQueryAndHeaderParameters(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func jsonOperationCarriesItsQueryAndHeaderParameters(transport: TransportKind) async throws {
         try await withTestServer { server in
             let output = try await transport.client(for: server).getEcho(
                 query: .init(q: ["a b", "c"]),
@@ -28,8 +28,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.configured)
-    func documentedStatusesDecodeAsTheirCases(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func documentedStatusesDecodeAsTheirCases(transport: TransportKind) async throws {
         try await withTestServer { server in
             let client = try transport.client(for: server)
             _ = try await client.getStatus(path: .init(code: 204)).noContent
@@ -37,8 +37,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.configured)
-    func anUndocumentedStatusIsReturnedNotThrown(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func anUndocumentedStatusIsReturnedNotThrown(transport: TransportKind) async throws {
         try await withTestServer { server in
             let output = try await transport.client(for: server).getStatus(path: .init(code: 418))
             guard case .undocumented(let statusCode, _) = output else {
@@ -49,8 +49,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.configured)
-    func aRefusedConnectionThrowsTheEnginesURLErrorInsideClientError(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func aRefusedConnectionThrowsTheEnginesURLErrorInsideClientError(transport: TransportKind) async throws {
         let streaming = try transport.streaming
         let port = try await RefusingPort.open()
         let client = Client(serverURL: port.baseURL, transport: CourierClientTransport(streaming))
@@ -64,8 +64,8 @@ import Testing
         #expect(urlError.code == .cannotConnectToHost)
     }
 
-    @Test(arguments: Transport.configured)
-    func aBodyCutShortFailsWithTheEnginesURLError(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func aBodyCutShortFailsWithTheEnginesURLError(transport: TransportKind) async throws {
         try await withTestServer { server in
             let client = try transport.client(for: server)
             // Thrown by the exchange when the engine buffers, by the body's iterator when it

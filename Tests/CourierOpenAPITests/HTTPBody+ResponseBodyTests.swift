@@ -12,8 +12,8 @@ import Testing
 
 /// Binary responses read chunk by chunk through the generated client.
 @Suite struct HTTPBodyResponseBodyTests {
-    @Test(arguments: Transport.configured)
-    func aLargeDownloadIsReadChunkByChunkWithItsContentLength(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func aLargeDownloadIsReadChunkByChunkWithItsContentLength(transport: TransportKind) async throws {
         try await withTestServer { server in
             let count = 8 << 20
             let body = try await transport.client(for: server)
@@ -30,8 +30,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.configured)
-    func aChunkedDownloadHasNoLength(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func aChunkedDownloadHasNoLength(transport: TransportKind) async throws {
         try await withTestServer { server in
             let count = 1 << 20
             let body = try await transport.client(for: server)

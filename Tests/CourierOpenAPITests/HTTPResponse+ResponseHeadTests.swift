@@ -53,8 +53,8 @@ import Testing
         #expect(error?.localizedDescription.contains("status 1000, outside 0...999") == true)
     }
 
-    @Test(arguments: Transport.configured)
-    func repeatedResponseFieldsReadAsOneJoinedValue(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func repeatedResponseFieldsReadAsOneJoinedValue(transport: TransportKind) async throws {
         try await withTestServer { server in
             let ok = try await transport.client(for: server)
                 .getResponseHeaders(query: .init(xCourierNote: ["one", "two"])).ok
@@ -65,10 +65,10 @@ import Testing
 
     /// libcurl hands the head over as it came, so fields FoundationNetworking would join stay
     /// two on the way to swift-http-types.
-    @Test(.enabled(if: Transport.configured.contains(.curl)))
+    @Test(.enabled(if: TransportKind.configured.contains(.curl)))
     func curlKeepsRepeatedFieldsApart() async throws {
         try await withTestServer { server in
-            let transport = CourierClientTransport(try Transport.curl.streaming)
+            let transport = CourierClientTransport(try TransportKind.curl.streaming)
             let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/response-headers?X-Courier-Note=one&X-Courier-Note=two")
             let (response, body) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "headers")
             #expect(response.headerFields[values: try #require(HTTPField.Name("X-Courier-Note"))] == ["one", "two"])

@@ -9,16 +9,16 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 
-extension Transport: CustomTestStringConvertible {
+extension TransportKind: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 
     /// The transports this run tests: the one `COURIER_TRANSPORT` names, as the shared transport
     /// suite reads it, or both when it is unset.
-    static var configured: [Transport] {
+    static var configured: [TransportKind] {
         guard let value = ProcessInfo.processInfo.environment[environmentVariable], !value.isEmpty else {
             return allCases
         }
-        return (try? Transport(name: value)).map { [$0] } ?? []
+        return (try? TransportKind(name: value)).map { [$0] } ?? []
     }
 
     /// The engine's streaming entry point with its policies, one transport per kind for the

@@ -12,8 +12,8 @@ import Testing
 
 /// What the server receives from a generated request: URL, method and header fields.
 @Suite struct URLRequestHTTPRequestTests {
-    @Test(arguments: Transport.configured)
-    func theServerURLsPathPrefixesTheOperationsPath(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func theServerURLsPathPrefixesTheOperationsPath(transport: TransportKind) async throws {
         try await withTestServer { server in
             for base in ["/anything/v1", "/anything/v1/"] {
                 let client = Client(
@@ -27,8 +27,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Transport.configured)
-    func repeatedFieldsAreJoinedAsHTTPAllows(transport: Transport) async throws {
+    @Test(arguments: TransportKind.configured)
+    func repeatedFieldsAreJoinedAsHTTPAllows(transport: TransportKind) async throws {
         try await withTestServer { server in
             let fields = AddingFields([
                 HTTPField(name: HTTPField.Name("X-Repeated")!, value: "one"),

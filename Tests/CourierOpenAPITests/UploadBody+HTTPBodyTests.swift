@@ -12,8 +12,8 @@ import Testing
 
 /// Request bodies produced by an AsyncSequence and sent through the generated client.
 @Suite struct UploadBodyHTTPBodyTests {
-    @Test(arguments: Transport.configured, [false, true])
-    func aStreamedUploadArrivesWhole(transport: Transport, declaresLength: Bool) async throws {
+    @Test(arguments: TransportKind.configured, [false, true])
+    func aStreamedUploadArrivesWhole(transport: TransportKind, declaresLength: Bool) async throws {
         try await withTestServer { server in
             let chunkSize = 16 << 10
             let chunkCount = 64

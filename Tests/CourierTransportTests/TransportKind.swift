@@ -7,19 +7,20 @@ import Foundation
 import Testing
 
 /// The transports the shared suite runs on: every transport-facing test takes one as its
-/// argument, so adding a case to `Transport` runs the whole suite on it.
-typealias TransportKind = Transport
+/// argument, so adding a case to `TransportKind` runs the whole suite on it. Named here so that
+/// every file of the suite sees it without importing CourierCurl.
+typealias TransportKind = CourierCurl.TransportKind
 
-extension Transport: CustomTestStringConvertible {
+extension TransportKind: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 
     /// The transports this run tests: the one `COURIER_TRANSPORT` names, or all of them when it
     /// is unset. An invalid value yields none, and `ConfiguredTransportTests` fails naming it.
-    static var configured: [Transport] {
+    static var configured: [TransportKind] {
         guard let value = ProcessInfo.processInfo.environment[environmentVariable], !value.isEmpty else {
             return allCases
         }
-        return (try? Transport(name: value)).map { [$0] } ?? []
+        return (try? TransportKind(name: value)).map { [$0] } ?? []
     }
 
     /// One transport per kind for the whole process, as an app would hold one.
@@ -77,7 +78,7 @@ extension Transport: CustomTestStringConvertible {
 
 @Suite struct ConfiguredTransportTests {
     @Test func theConfiguredTransportIsValid() throws {
-        _ = try Transport(environment: ProcessInfo.processInfo.environment)
-        #expect(!Transport.configured.isEmpty)
+        _ = try TransportKind(environment: ProcessInfo.processInfo.environment)
+        #expect(!TransportKind.configured.isEmpty)
     }
 }

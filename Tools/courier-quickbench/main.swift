@@ -96,7 +96,7 @@ func run(rounds: Int, scale: Double, only: Kind?) async throws {
     let server = try await TestServer.start()
     let curl = try CurlTransport()
     let urlSession = URLSessionTransport()
-    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, curl.engine)]
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, networking(curl.engine.exchange))]
         .filter { only == nil || $0.0 == only }
     let urls = (13...64).map { server.url("/bytes/\($0)") }
     // Counts sized for roughly a second per cell on a 2-core machine.
@@ -162,7 +162,7 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
     let server = try await TestServer.start()
     let curl = try CurlTransport()
     let urlSession = URLSessionTransport()
-    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, curl.engine)]
+    let transports: [(Kind, Networking)] = [(.urlSession, urlSession.networking), (.curl, curl.networking), (.curlEngine, networking(curl.engine.exchange))]
         .filter { only == nil || $0.0 == only }
     let url = server.url(path)
     let expected = Int(path.split(separator: "/").last ?? "") ?? -1
@@ -217,24 +217,19 @@ func runBulk(path: String, width: Int, count: Int, rounds: Int, only: Kind?) asy
 
 /// `--layers`: what the shared policy layers cost per call, measured over an engine that answers
 /// at once from memory, so nothing but the layers is timed. One task calls in a loop; rounds
-/// alternate the stacks and the table shows medians. The response is one an engine marks as
-/// checked (as CurlTransport's are) or a plain one (as URLSession's are).
+/// alternate the stacks and the table shows medians.
 func runLayerCost(rounds: Int) async throws {
     guard let url = URL(string: "http://127.0.0.1:8080/bytes/13") else { return }
     let fields = [
         "Content-Type": "application/octet-stream", "Content-Length": "13", "Connection": "keep-alive",
         "Date": "Mon, 23 Nov 2026 16:00:00 GMT", "Server": "courier-test-server",
     ]
-    guard let checked = CheckedHTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields),
-          let plain = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields)
-    else { return }
+    guard let plain = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields) else { return }
     let body = Data(count: 13)
-    let engineChecked: Networking = { _ in (body, checked) }
-    let enginePlain: Networking = { _ in (body, plain) }
+    let engine: Networking = { _ in (body, plain) }
     let stacks: [(String, Networking)] = [
-        ("engine alone", engineChecked),
-        ("default layers, checked response", Policies().apply(to: engineChecked)),
-        ("default layers, plain response", Policies().apply(to: enginePlain)),
+        ("engine alone", engine),
+        ("default layers", Policies().apply(to: engine)),
     ]
     let request = URLRequest(url: url)
     let calls = 200_000

@@ -147,7 +147,7 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         )
     case "urlsession":
         let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connectionsPerHost))
-        return courierClient("URLSession", transport.networking, request) { transport.session.invalidateAndCancel() }
+        return courierClient("URLSession", transport.networking, request) { await transport.shutdown() }
     case "ahc", "ahc-json":
         let decodes = name == "ahc-json"
         var configuration = HTTPClient.Configuration()

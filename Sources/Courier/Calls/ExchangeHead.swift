@@ -31,10 +31,15 @@ extension ResponseHead: ExchangeHead {
     var httpStatusCode: Int? { statusCode }
     var responseURL: URL? { url }
     func fieldValue(_ name: String) -> String? { headerFields[name] }
-    var setCookieValues: [String] { headerFields.values(for: "Set-Cookie") }
+    /// From FoundationNetworking's response the values come joined, and are split as
+    /// `URLResponse`'s are below.
+    var setCookieValues: [String] {
+        guard headerFields.joinsRepeatedFields else { return headerFields.values(for: "Set-Cookie") }
+        return headerFields["Set-Cookie"].map(setCookieFieldValues(splittingJoined:)) ?? []
+    }
 
     var fieldProblem: String? {
-        fieldsWereChecked ? nil : headerFields.problem
+        headerFields.problem
     }
 
     var hopMetrics: ExchangeMetrics? { metrics }
@@ -64,7 +69,7 @@ extension URLResponse: ExchangeHead {
     }
 
     var fieldProblem: String? {
-        guard let http = self as? HTTPURLResponse, !(http is CheckedHTTPURLResponse) else { return nil }
+        guard let http = self as? HTTPURLResponse else { return nil }
         return ResponseFieldCheck.problem(in: http)
     }
 

@@ -2,13 +2,14 @@
 /// ``NetworkingLayer`` is to ``Networking``, over Courier's own response head.
 ///
 /// Observability is written this way: `CourierLogging`, `CourierMetrics` and `CourierTracing`
-/// each offer a layer of this type, and a transport's `exchange` already has the policies under
-/// it, so a layer put over it sees one call per request, redirects included.
+/// each offer a layer of this type, and ``APIClient/init(baseURL:transport:layers:decoder:encoder:)``
+/// puts such layers over the transport's policies, so a layer sees one call per request,
+/// redirects and retries included.
 ///
 /// ```swift
-/// let exchange = layered(transport.exchange, [logging(to: logger), recordingMetrics()])
+/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [logging(to: logger), recordingMetrics()])
 /// ```
-package typealias HTTPExchangeLayer = @Sendable (@escaping HTTPExchange) -> HTTPExchange
+public typealias HTTPExchangeLayer = @Sendable (@escaping HTTPExchange) -> HTTPExchange
 
 /// Wraps `exchange` in `layers`, the first outermost: it sees the request first and the
 /// response last.

@@ -30,15 +30,6 @@ func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body
     }
 }
 
-/// An `HTTPURLResponse` whose fields an engine has already put through
-/// ``ResponseFieldCheck/problem(in:)-(_,[String:String])``, so ``validatingResponses()`` need not
-/// check them again.
-///
-/// Reading `allHeaderFields` back out of Foundation's response costs a dynamic cast per name and
-/// value on Linux, more than the rest of the layers together on a small exchange; an engine that
-/// holds the fields as Swift strings checks them for a fraction of that.
-package final class CheckedHTTPURLResponse: HTTPURLResponse, @unchecked Sendable {}
-
 /// The checks ``validatingResponses()`` makes, as pure functions of a response's fields.
 package enum ResponseFieldCheck {
     /// Why `fields` cannot be accepted, or nil.

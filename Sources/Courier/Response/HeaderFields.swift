@@ -48,6 +48,17 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
         storage = .block(bytes)
     }
 
+    /// Whether repeated fields arrive joined into one value, as FoundationNetworking delivers
+    /// them, so that a field whose values may hold commas (`Set-Cookie`) must be split again.
+    package var joinsRepeatedFields: Bool {
+        if case .foundation = storage { true } else { false }
+    }
+
+    /// The header block as received, status line included, when the fields were built from one.
+    package var headBlock: [UInt8]? {
+        if case .block(let bytes) = storage { bytes } else { nil }
+    }
+
     /// The fields of `response`, read from it only when asked for.
     init(_ response: FoundationResponse) {
         storage = .foundation(response)

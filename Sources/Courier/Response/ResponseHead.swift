@@ -78,12 +78,6 @@ public struct ResponseHead: Sendable {
         )
     }
 
-    /// Whether the head came from an engine's response whose fields were checked when it was
-    /// built (`CheckedHTTPURLResponse`), so the validation layer need not read them back.
-    var fieldsWereChecked: Bool {
-        foundation?.http is CheckedHTTPURLResponse
-    }
-
     /// ``httpURLResponse``, or a plain `URLResponse` for the URL where Foundation refuses it.
     package var urlResponse: URLResponse {
         httpURLResponse ?? URLResponse(url: url ?? URL(fileURLWithPath: "/"), mimeType: nil, expectedContentLength: -1, textEncodingName: nil)

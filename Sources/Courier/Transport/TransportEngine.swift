@@ -10,7 +10,7 @@ import Foundation
 /// A transport builds its engine once, applies its policies once with ``applying(_:)``, and
 /// answers `exchange`, `streaming`, `networking`, `data(for:)` and `stream(for:uploading:)` from
 /// the result, so that no transport stacks the layers on its own.
-package struct Engine: Sendable {
+package struct TransportEngine: Sendable {
     /// One exchange whose body is collected before the answer returns.
     package let exchange: HTTPExchange
     /// One exchange whose head returns as soon as it arrives, with its body to read as it comes.
@@ -22,7 +22,7 @@ package struct Engine: Sendable {
     }
 
     /// This engine with `policies`' layers over both of its calls, in the same order.
-    package func applying(_ policies: Policies) -> Engine {
-        Engine(exchange: policies.apply(to: exchange), stream: policies.apply(to: stream))
+    package func applying(_ policies: Policies) -> TransportEngine {
+        TransportEngine(exchange: policies.apply(to: exchange), stream: policies.apply(to: stream))
     }
 }

@@ -3,18 +3,18 @@ import Courier
 import CourierCurl
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-extension Transport {
+extension TransportKind {
     /// Reads the transport's name from the `transport` key of `config`; absent or empty means
-    /// ``CourierCurl/Transport/default``.
+    /// ``CourierCurl/TransportKind/default``.
     ///
     /// Scoped to `courier`, the key is `courier.transport`, which `EnvironmentVariablesProvider`
-    /// spells `COURIER_TRANSPORT`: the variable ``CourierCurl/Transport/init(environment:)``
+    /// spells `COURIER_TRANSPORT`: the variable ``CourierCurl/TransportKind/init(environment:)``
     /// reads, with the same values and the same error type (whose `source` is then the key).
     ///
     /// ```swift
     /// // COURIER_TRANSPORT=curl ./MyService
     /// let config = ConfigReader(provider: EnvironmentVariablesProvider())
-    /// let transport = try Transport(config: config.scoped(to: "courier"))
+    /// let transport = try TransportKind(config: config.scoped(to: "courier"))
     /// ```
     ///
     /// - Throws: ``CourierCurl/TransportSelectionError`` whose `source` is the full key, e.g.
@@ -44,7 +44,7 @@ extension Transport {
     ///     EnvironmentVariablesProvider(),
     ///     try await FileProvider<JSONSnapshot>(filePath: "courier.json", allowMissing: true),
     /// ])
-    /// let transport = try Transport.makeTransport(config: config.scoped(to: "courier"))
+    /// let transport = try TransportKind.makeTransport(config: config.scoped(to: "courier"))
     /// ```
     ///
     /// Keys are relative to `config`. Scoped to `courier` as above, they are, with their
@@ -57,7 +57,9 @@ extension Transport {
     /// | `courier.redirects.maximum` | `COURIER_REDIRECTS_MAXIMUM` | int | `20` | 0 or more; 0 follows none |
     /// | `courier.redirects.allowsInsecure` | `COURIER_REDIRECTS_ALLOWS_INSECURE` | bool | `false` | `true`, `false` |
     /// | `courier.redirects.sensitiveHeaderNames` | `COURIER_REDIRECTS_SENSITIVE_HEADER_NAMES` | string list | none | header names |
+    /// | `courier.timeouts.idle` | `COURIER_TIMEOUTS_IDLE` | double, seconds | `60` | above 0 |
     /// | `courier.timeouts.total` | `COURIER_TIMEOUTS_TOTAL` | double, seconds | no limit | above 0 |
+    /// | `courier.userAgent` | `COURIER_USER_AGENT` | string | `<process> Courier/<version>` | any |
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
     /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
@@ -81,7 +83,6 @@ extension Transport {
     /// | `courier.unixSocketPath` | `COURIER_UNIX_SOCKET_PATH` | string | TCP | a socket's path; `curl` only |
     /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
     /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
-    /// | `courier.curl.userAgent` | `COURIER_CURL_USER_AGENT` | string | `<process> Courier/<version>`, as URLSessionTransport | any |
     /// | `courier.curl.recordsMetrics` | `COURIER_CURL_RECORDS_METRICS` | bool | `true` | `true`, `false`; `false` skips libcurl's per-exchange metrics |
     /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
     /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
@@ -91,15 +92,12 @@ extension Transport {
     /// | `courier.tls.privateKeyPassphrase` | `COURIER_TLS_PRIVATE_KEY_PASSPHRASE` | string, secret | none | the key's passphrase; curl only |
     /// | `courier.tls.pinnedPublicKey` | `COURIER_TLS_PINNED_PUBLIC_KEY` | string | none | `sha256//<base64>`[`;`…]; curl only |
     /// | `courier.tls.minimumVersion` | `COURIER_TLS_MINIMUM_VERSION` | string | `1.2` | `1.2`, `1.3`; curl only but `1.2` |
-    /// | `courier.urlsession.timeoutIntervalForRequest` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_REQUEST` | double, seconds | `60` | above 0 |
-    /// | `courier.urlsession.timeoutIntervalForResource` | `COURIER_URLSESSION_TIMEOUT_INTERVAL_FOR_RESOURCE` | double, seconds | `604800` (7 days) | above 0 |
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
-    /// | `courier.urlsession.cookies` | `COURIER_URLSESSION_COOKIES` | string | `none` | `none`, `shared` |
     /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `all` | `identityOnly`, `all` |
     /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
     /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
-    /// The `redirects`, `timeouts`, `limits`, `cookies` and `retries` keys are the ``Courier/Policies`` both
+    /// The `redirects`, `timeouts`, `limits`, `userAgent`, `cookies` and `retries` keys are the ``Courier/Policies`` both
     /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
     /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
     /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are
@@ -119,7 +117,7 @@ extension Transport {
     ///   what it accepts), `RequestError.unsupportedOption` for a routing, `http` or `tls` key
     ///   with `urlsession`, and what the transport's initializer throws.
     public static func makeTransport(config: ConfigReader) throws -> any HTTPTransport {
-        let transport = try Transport(config: config)
+        let transport = try TransportKind(config: config)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         let curl = try CurlTransport.Configuration(config: config)
         if transport == .urlSession, let (key, option) = RouteKeys.firstSet(in: SettingReader(config)) {
