@@ -28,19 +28,8 @@ extension URLSessionTransport {
             case all
         }
 
-        /// Where cookies set by servers go.
-        public enum CookiePolicy: Sendable {
-            /// Cookies are neither stored nor sent (the default): every response depends only on
-            /// its request.
-            case none
-            /// Cookies are stored in, and sent from, `HTTPCookieStorage.shared`.
-            case shared
-        }
-
         /// The most connections kept to one host.
         public var maximumConnectionsPerHost: Int
-        /// Cookie handling; ``CookiePolicy/none`` unless asked.
-        public var cookies: CookiePolicy
         /// Headers added to every request that does not set them.
         public var additionalHeaders: [String: String]
         /// Redirects, limits, the idle timeout, the total deadline, the `User-Agent` and the other
@@ -58,17 +47,16 @@ extension URLSessionTransport {
         /// with no limit. `CurlTransport` pauses instead.
         public var maximumUnreadBytes: Int
 
-        /// Creates a configuration; the defaults are URLSession's except for caching and cookies.
+        /// Creates a configuration; the defaults are URLSession's except for caching and cookies,
+        /// which are ``Policies/cookies``.
         public init(
             maximumConnectionsPerHost: Int = 6,
-            cookies: CookiePolicy = .none,
             additionalHeaders: [String: String] = [:],
             policies: Policies = Policies(),
             contentDecoding: ContentDecoding = .all,
             maximumUnreadBytes: Int = 64 << 20
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
-            self.cookies = cookies
             self.additionalHeaders = additionalHeaders
             self.policies = policies
             self.contentDecoding = contentDecoding
@@ -87,16 +75,11 @@ extension URLSessionTransport {
             )
             configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
             configuration.httpAdditionalHeaders = additionalHeaders.isEmpty ? nil : additionalHeaders
-            switch cookies {
-            case .none:
-                configuration.httpCookieStorage = nil
-                configuration.httpShouldSetCookies = false
-                configuration.httpCookieAcceptPolicy = .never
-            case .shared:
-                configuration.httpCookieStorage = HTTPCookieStorage.shared
-                configuration.httpShouldSetCookies = true
-                configuration.httpCookieAcceptPolicy = .always
-            }
+            // Cookies are the policies' (a CookieStore, the same on both engines), never
+            // FoundationNetworking's own storage.
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.httpCookieAcceptPolicy = .never
             return configuration
         }
     }

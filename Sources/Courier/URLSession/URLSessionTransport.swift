@@ -26,7 +26,7 @@ import Synchronization
 /// a file).
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests are sent with.
-    public let session: URLSession
+    package let session: URLSession
     /// The settings this transport was created with.
     public let configuration: Configuration
 
@@ -70,7 +70,7 @@ public struct URLSessionTransport: HTTPTransport {
     let delegate: SessionDelegate?
     let tasks: TaskQueue
     /// The engine with the configuration's policies over it, built once.
-    private let layered: Engine
+    private let layered: TransportEngine
 
     /// The configuration's policies.
     public var policies: Policies { configuration.policies }
@@ -88,16 +88,21 @@ public struct URLSessionTransport: HTTPTransport {
     /// One streamed exchange through the policies.
     public var streaming: StreamingNetworking { layered.stream }
 
+    /// The engine's two calls with no policy over them, for tests.
+    package var engine: TransportEngine {
+        Self.engine(session: session, tasks: tasks, delegate: delegate, configuration: configuration)
+    }
+
     /// The engine's two calls, with no policy over them: every 3xx is returned as it is and
     /// bodies are bounded by ``Policies/maximumResponseBytes``.
-    static func engine(session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, configuration: Configuration) -> Engine {
+    static func engine(session: URLSession, tasks: TaskQueue, delegate: SessionDelegate?, configuration: Configuration) -> TransportEngine {
         let exchange: HTTPExchange = { request in
             try await session.courierData(
                 for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks, delegate: delegate
             )
         }
-        guard let delegate else { return Engine(exchange: exchange, stream: streamingExchange(buffering: exchange)) }
-        return Engine(exchange: exchange) { request, upload in
+        guard let delegate else { return TransportEngine(exchange: exchange, stream: streamingExchange(buffering: exchange)) }
+        return TransportEngine(exchange: exchange) { request, upload in
             try await session.courierStream(
                 for: prepared(request, uploading: upload, configuration: configuration), uploading: upload,
                 tasks: tasks, delegate: delegate
