@@ -11,7 +11,7 @@ import Foundation
 /// This is where the two kinds of body differ.
 protocol ExchangeBody: Sendable {
     /// This body, with the errors that reading it throws later described for `request` as
-    /// ``describingErrors()`` describes the errors of the head.
+    /// the error-description layer describes the errors of the head.
     func describingErrors(for request: URLRequest) -> Self
 
     /// This body, failing with `error()` if it is still arriving at `deadline`.

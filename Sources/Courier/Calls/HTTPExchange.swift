@@ -27,7 +27,7 @@ package func networking(_ exchange: @escaping HTTPExchange) -> Networking {
 }
 
 /// `networking` as an ``HTTPExchange``: each `HTTPURLResponse` is wrapped, not copied, and a
-/// response that is not HTTP fails with ``NotHTTPResponse``.
+/// response that is not HTTP fails with `NotHTTPResponse`.
 package func exchange(_ networking: @escaping Networking) -> HTTPExchange {
     { request in
         let (data, response) = try await networking(request)

@@ -3,17 +3,16 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// A function that wraps a ``Networking`` in a policy and returns the wrapped ``Networking``.
+/// A function that wraps a ``Networking`` and returns the wrapped ``Networking``: a step of
+/// your own (a header, a log line, a test's recording) put in front of any networking.
 ///
-/// Courier's policies are layers of this type — ``followingRedirects(_:)``,
-/// ``storingCookies(in:)``, ``totalDeadline(_:)``, ``validatingResponses()`` and
-/// ``describingErrors()`` — and both transports put the same ones over their engine, so the
-/// same request gets the same answer whichever engine sends it. A layer sees every request on
-/// its way down and every response or error on its way up; a layer inside
-/// ``followingRedirects(_:)`` sees each hop of a redirect chain.
+/// A layer sees every request on its way down and every response or error on its way up.
+/// Courier's own policies are applied by the transports from ``Policies``; a layer of this type
+/// goes over what a transport answers, so it sees one call per request, redirects included.
 ///
 /// ```swift
-/// let networking = layered(transport.engine, [describingErrors(), followingRedirects()])
+/// let traced: NetworkingLayer = { next in { request in print(request.httpMethod ?? "GET"); return try await next(request) } }
+/// let networking = layered(transport.networking, [traced])
 /// ```
 public typealias NetworkingLayer = @Sendable (@escaping Networking) -> Networking
 

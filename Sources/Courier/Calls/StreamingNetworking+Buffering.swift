@@ -9,12 +9,12 @@ import Foundation
 /// For test doubles and for code written against ``StreamingNetworking`` that must also run over
 /// a plain ``Networking``; memory is then what the buffered exchange needs. The head wraps the
 /// `HTTPURLResponse` without copying it; a response that is not HTTP fails with
-/// ``NotHTTPResponse``.
+/// `NotHTTPResponse`.
 package func streamingNetworking(buffering networking: @escaping Networking) -> StreamingNetworking {
     streamingExchange(buffering: exchange(networking))
 }
 
-/// ``streamingNetworking(buffering:)`` over an ``HTTPExchange``, whose head is handed on as it
+/// `streamingNetworking(buffering:)` over an ``HTTPExchange``, whose head is handed on as it
 /// is; the body's ``ResponseBody/metrics`` are the head's.
 func streamingExchange(buffering exchange: @escaping HTTPExchange) -> StreamingNetworking {
     { request, upload in

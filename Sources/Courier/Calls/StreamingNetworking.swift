@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The streaming counterpart of ``HTTPExchange``: same rules for errors, status codes and
 /// cancellation, the same Courier ``ResponseHead`` (no Foundation response is built), and the
-/// same ``Policies`` wrap it (see ``Policies/apply(to:)-(StreamingNetworking)``). The
+/// same ``Policies`` wrap it (see the same policies). The
 /// `URLRequest`'s own `httpBody` is sent when `UploadBody` is `nil`.
 ///
 /// The head comes before the body, so its ``ResponseHead/metrics`` hold what was measured up to
@@ -16,7 +16,7 @@ import Foundation
 /// has ended (``ExchangeMetrics/total``, the body's bytes) is in the body's
 /// ``ResponseBody/metrics`` then.
 ///
-/// A ``Networking`` streams through ``streamingNetworking(buffering:)``, and
+/// A ``Networking`` streams through `streamingNetworking(buffering:)`, and
 /// ``ResponseHead/httpURLResponse`` is Foundation's response for a caller that needs one.
 public typealias StreamingNetworking = @Sendable (URLRequest, UploadBody?) async throws -> (ResponseBody, ResponseHead)
 

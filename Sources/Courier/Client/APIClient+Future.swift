@@ -37,7 +37,7 @@ extension Dispatcher {
     }
 
     /// Sends `request` and completes with the body decoded as `type`.
-    public func future<Response: Decodable & Sendable>(for request: URLRequest, as type: Response.Type = Response.self) -> Future<Response> {
+    package func future<Response: Decodable & Sendable>(for request: URLRequest, as type: Response.Type = Response.self) -> Future<Response> {
         Future { try await dispatch(request, as: type) }
     }
 }

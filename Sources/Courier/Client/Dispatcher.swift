@@ -15,7 +15,7 @@ public struct Dispatcher: Sendable {
     /// What sends the requests, answering with Courier's own ``ResponseHead``.
     package var exchange: HTTPExchange
     /// What sends the requests, as a ``Networking``; setting it wraps the new value in an
-    /// ``HTTPExchange`` (``exchange(_:)``), which reads its `HTTPURLResponse` without copying it.
+    /// ``HTTPExchange`` (`exchange(_:)`), which reads its `HTTPURLResponse` without copying it.
     package var networking: Networking {
         get { Courier.networking(exchange) }
         set { exchange = Courier.exchange(newValue) }

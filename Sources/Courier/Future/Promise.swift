@@ -59,7 +59,7 @@ extension Promise where Value == Void {
     ///
     /// - Returns: `true` if this call completed the future, `false` if it was already completed.
     @discardableResult
-    public func resolve() -> Bool {
+    package func resolve() -> Bool {
         future.complete(with: .success(()))
     }
 }

@@ -19,7 +19,7 @@ package func describingErrors() -> NetworkingLayer {
     buffered(errorDescriptionLayer())
 }
 
-/// ``describingErrors()`` over either kind of body: a body still arriving gets its later errors
+/// the error-description layer over either kind of body: a body still arriving gets its later errors
 /// described too.
 func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
     { send in
@@ -35,11 +35,11 @@ func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, He
 }
 
 extension URLError {
-    /// Set on errors ``describingErrors()`` has described: what happened, without the method
+    /// Set on errors the error-description layer has described: what happened, without the method
     /// and URL, for messages that name those already.
     static let describedKey = "CourierDescribed"
 
-    /// What happened, without the method and URL when ``describingErrors()`` described the
+    /// What happened, without the method and URL when the error-description layer described the
     /// error; its description otherwise.
     var whatHappened: String {
         userInfo[Self.describedKey] as? String ?? localizedDescription

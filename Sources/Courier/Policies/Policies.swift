@@ -24,7 +24,7 @@ public struct Policies: Sendable, Equatable {
 
     /// Where cookies are kept and sent from, on every hop of a redirect chain; `nil` (the
     /// default) for none, so every response depends only on its request. See
-    /// ``storingCookies(in:)``. Compared by identity.
+    /// the cookie layer (``Policies/cookies``). Compared by identity.
     public var cookies: CookieStore? = nil
 
     /// How long one call may take in total, in seconds, redirects, retries and the waits between
@@ -43,7 +43,7 @@ public struct Policies: Sendable, Equatable {
     public var userAgent: String? = nil
 
     /// Which failures and statuses are tried again, and how long to wait before each retry
-    /// (see ``RetryPolicy`` and ``retrying(_:)``); ``RetryPolicy/none`` (the default) sends
+    /// (see ``RetryPolicy`` and the retry layer (``Policies/retries``)); ``RetryPolicy/none`` (the default) sends
     /// every request once. ``RetryPolicy/standard`` retries as Alamofire's `RetryPolicy` does.
     public var retries = RetryPolicy.none
 
@@ -66,9 +66,9 @@ public struct Policies: Sendable, Equatable {
         exchangeLayers().map { buffered($0) }
     }
 
-    /// The same policies as ``layers``, in the same order, for a ``StreamingNetworking``: each
+    /// The same policies as `layers`, in the same order, for a ``StreamingNetworking``: each
     /// decides on the response head as its buffered counterpart does, and error descriptions and
-    /// the total deadline also cover the body while it is read (see ``StreamingLayers``).
+    /// the total deadline also cover the body while it is read (see the streaming layers).
     package var streamingLayers: [StreamingNetworkingLayer] {
         exchangeLayers()
     }
@@ -87,12 +87,12 @@ public struct Policies: Sendable, Equatable {
         Courier.networking(sending: layered(exchange: exchange(sending: networking), exchangeLayers()))
     }
 
-    /// `streaming` with ``streamingLayers`` over it.
+    /// `streaming` with `streamingLayers` over it.
     package func apply(to streaming: @escaping StreamingNetworking) -> StreamingNetworking {
         layered(streaming, exchangeLayers())
     }
 
-    /// The one list both ``layers`` and ``streamingLayers`` are made from.
+    /// The one list both `layers` and `streamingLayers` are made from.
     func exchangeLayers<Body: ExchangeBody, Head: ExchangeHead>() -> [ExchangeLayer<Body, Head>] {
         var layers: [ExchangeLayer<Body, Head>] = [errorDescriptionLayer()]
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }

@@ -3,14 +3,14 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Which redirects ``followingRedirects(_:)`` follows and how it rewrites the request for the
+/// Which redirects the redirect layer (``Policies/redirects``) follows and how it rewrites the request for the
 /// next hop.
 ///
 /// Method and body rules are RFC 9110's and Fetch's: 303 turns any method but HEAD into GET;
 /// 301 and 302 turn POST into GET; 307 and 308 keep method and body. When the method becomes
 /// GET, the body goes and so do the headers that describe it (`Content-Type`, `Content-Length`,
 /// `Content-Encoding`, `Content-Language`, `Content-Location`). A relative `Location` resolves
-/// against the current URL. An ``UploadBody`` (see ``StreamingLayers/followingRedirects(_:)``)
+/// against the current URL. An ``UploadBody`` (see the streaming redirect layer)
 /// goes or stays as `httpBody` does; one that a 307 or 308 keeps but that cannot be sent again
 /// (see ``UploadBody/isReplayable``) fails the redirect with
 /// `URLError(.requestBodyStreamExhausted)`, as a body stream does.

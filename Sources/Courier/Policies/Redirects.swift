@@ -17,7 +17,7 @@ package func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> 
     buffered(redirectLayer(policy))
 }
 
-/// ``followingRedirects(_:)`` over either kind of body: each redirect is followed on its head,
+/// the redirect layer (``Policies/redirects``) over either kind of body: each redirect is followed on its head,
 /// and the body of a 3xx that is followed is dropped unread (a body still arriving is cancelled).
 /// The upload goes to the next hop by the rules that apply to `httpBody` (see
 /// ``RedirectPolicy``).

@@ -17,7 +17,7 @@ package func validatingResponses() -> NetworkingLayer {
     buffered(validationLayer())
 }
 
-/// ``validatingResponses()`` over either kind of body: only the head is checked.
+/// response validation over either kind of body: only the head is checked.
 func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
@@ -30,7 +30,7 @@ func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body
     }
 }
 
-/// The checks ``validatingResponses()`` makes, as pure functions of a response's fields.
+/// The checks response validation makes, as pure functions of a response's fields.
 package enum ResponseFieldCheck {
     /// Why `fields` cannot be accepted, or nil.
     package static func problem(in fields: [String: String]) -> String? {

@@ -6,8 +6,8 @@ import Foundation
 /// The layer that sends a request again, by `policy`, when an attempt failed in a way the next
 /// may not, waiting a backoff (or the server's `Retry-After`) before each retry.
 ///
-/// It sits outside ``followingRedirects(_:)``, so an attempt is a whole redirect chain and a
-/// retry starts again from the request as the caller made it; and inside ``totalDeadline(_:)``,
+/// It sits outside the redirect layer (``Policies/redirects``), so an attempt is a whole redirect chain and a
+/// retry starts again from the request as the caller made it; and inside the total deadline (``Policies/totalDeadline``),
 /// so the deadline bounds the attempts and the waits between them, and cuts a wait short.
 ///
 /// What the caller gets is the last attempt's: the response that was not retried, or the one
@@ -26,7 +26,7 @@ package func retrying(_ policy: RetryPolicy = .standard) -> NetworkingLayer {
     buffered(retryLayer(policy))
 }
 
-/// ``retrying(_:)`` drawing its jitter from `random` and waiting with `sleep`, so that a test
+/// the retry layer (``Policies/retries``) drawing its jitter from `random` and waiting with `sleep`, so that a test
 /// decides both.
 package func retrying(
     _ policy: RetryPolicy,
@@ -37,7 +37,7 @@ package func retrying(
 }
 
 extension StreamingLayers {
-    /// The streaming ``retrying(_:)``. A retry is decided on the head, before the body is handed
+    /// The streaming the retry layer (``Policies/retries``). A retry is decided on the head, before the body is handed
     /// on: on a failed connection or a retryable status, whose body is dropped unread (which
     /// cancels its transfer). Once a body has been handed to the caller, nothing is retried.
     /// A streamed ``UploadBody`` (``UploadBody/isReplayable`` false) is never retried.
@@ -46,7 +46,7 @@ extension StreamingLayers {
     }
 }
 
-/// ``retrying(_:)`` over either kind of body.
+/// the retry layer (``Policies/retries``) over either kind of body.
 func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
     _ policy: RetryPolicy,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -146,12 +146,12 @@ extension URLError {
     /// Where ``afterAttempts(_:for:)`` keeps the number of attempts.
     static let attemptsKey = "CourierAttempts"
 
-    /// How many attempts were made before this error, when ``retrying(_:)`` made more than one.
+    /// How many attempts were made before this error, when the retry layer (``Policies/retries``) made more than one.
     package var attemptCount: Int? {
         userInfo[Self.attemptsKey] as? Int
     }
 
-    /// This error, described as ``describingErrors()`` would, with the number of attempts made
+    /// This error, described as the error-description layer would, with the number of attempts made
     /// added to what happened.
     func afterAttempts(_ count: Int, for request: URLRequest) -> URLError {
         let described = described(for: request)

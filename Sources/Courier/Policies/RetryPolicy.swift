@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Which failed exchanges ``retrying(_:)`` sends again, and how long it waits before each.
+/// Which failed exchanges the retry layer (``Policies/retries``) sends again, and how long it waits before each.
 ///
 /// A request is tried again when its attempt failed in a way another attempt may not:
 /// - a transient transport failure (``retryableErrorCodes``: the connection refused, reset,

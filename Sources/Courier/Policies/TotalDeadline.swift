@@ -16,7 +16,7 @@ package func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
     buffered(deadlineLayer(seconds))
 }
 
-/// ``totalDeadline(_:)`` over either kind of body: the head races the deadline as a buffered
+/// the total deadline (``Policies/totalDeadline``) over either kind of body: the head races the deadline as a buffered
 /// exchange does, and a body still arriving when it passes fails with the same error, so the
 /// bound holds however slowly the body is read or sent.
 func deadlineLayer<Body: ExchangeBody, Head: ExchangeHead>(_ seconds: TimeInterval) -> ExchangeLayer<Body, Head> {

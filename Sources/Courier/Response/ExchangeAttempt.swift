@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// One attempt of a request that ``retrying(_:)`` sent again: how it ended, how long it took and
+/// One attempt of a request that the retry layer (``Policies/retries``) sent again: how it ended, how long it took and
 /// how long the layer waited after it. ``ExchangeMetrics/attempts`` lists them.
 public struct ExchangeAttempt: Sendable, Equatable {
     /// The status of the response that was retried; nil when the attempt failed.

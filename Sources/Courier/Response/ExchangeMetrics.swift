@@ -39,7 +39,7 @@ public struct ExchangeMetrics: Sendable, Equatable {
     /// from its own start. A streamed exchange drops a followed redirect's body at its head, so
     /// its hops hold what their heads carried: the phases up to the first byte, no total.
     public var redirects: [ExchangeMetrics] = []
-    /// The attempts before this one when ``retrying(_:)`` sent the request again, first to
+    /// The attempts before this one when the retry layer (``Policies/retries``) sent the request again, first to
     /// last; empty when the first attempt was the answer.
     public var attempts: [ExchangeAttempt] = []
 

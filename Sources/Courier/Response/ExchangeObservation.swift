@@ -27,7 +27,7 @@ package func statusClass(_ statusCode: Int) -> String {
 }
 
 /// What went wrong, as a person reads it, without the method and URL (a log line or a span
-/// carries those already): for a `URLError`, what ``describingErrors()`` wrote (the layer every
+/// carries those already): for a `URLError`, what the error-description layer wrote (the layer every
 /// transport's `exchange` has), or Courier's phrase for its code where no layer described it,
 /// never Foundation's generic sentence; any other error's own description. Any URL in the text
 /// is redacted as ``URL/redactedString`` redacts one.

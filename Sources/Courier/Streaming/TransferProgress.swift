@@ -3,7 +3,7 @@ import Foundation
 /// How far one exchange has got: bytes of the request body taken by the engine, bytes of the
 /// response body read, and the totals when they are known.
 ///
-/// Reported by ``StreamingLayers/reportingProgress(every:_:)`` and by the transports' `download`
+/// Reported by the progress layer and by the transports' `download`
 /// and `upload` methods.
 public struct TransferProgress: Sendable, Equatable {
     /// Bytes of the request body the engine has taken to send so far. Starts again from zero

@@ -78,7 +78,7 @@ extension HTTPTransport {
     /// the error is thrown.
     ///
     /// - Parameter progress: Told how many bytes arrived, about ten times a second and once at
-    ///   the end (see ``StreamingLayers/reportingProgress(every:_:)``).
+    ///   the end (see the progress layer).
     public func download(
         for request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> (URL, URLResponse) {

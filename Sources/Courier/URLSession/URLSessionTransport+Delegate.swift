@@ -7,7 +7,7 @@ extension URLSessionTransport {
     /// Receives every task's events and hands them to the task's ``Exchange``.
     ///
     /// - Redirects are never followed here: the 3xx becomes the task's response, and
-    ///   ``followingRedirects(_:)`` above the engine decides.
+    ///   the redirect layer (``Policies/redirects``) above the engine decides.
     /// - Bodies are counted as they arrive, decoded; past ``Policies/maximumResponseBytes`` the
     ///   caller gets the error at once, the task is cancelled and what it kept is dropped. A
     ///   declared `Content-Length` over the limit (for a body without content coding) or a header

@@ -76,7 +76,7 @@ extension CurlResponseHead {
 
     /// The value of the field `name` without building the dictionary, its lines matched,
     /// joined and folded exactly as ``fields`` groups them: what
-    /// ``CurlResponse/value(forHTTPHeaderField:)`` answers and a redirect's `Location` needs.
+    /// `CurlResponse.value(forHTTPHeaderField:)` answers and a redirect's `Location` needs.
     package static func value(of name: String, in bytes: [UInt8]) -> String? {
         var lines = HeadBlockLines(bytes)
         guard lines.next() != nil else { return nil }

@@ -111,12 +111,6 @@ extension CurlTransport {
         /// What was expected instead.
         package var expected: String
 
-        package init(option: String, value: String, expected: String) {
-            self.option = option
-            self.value = value
-            self.expected = expected
-        }
-
         public var description: String {
             "\(option) \(value.debugDescription) is not accepted: expected \(expected)"
         }

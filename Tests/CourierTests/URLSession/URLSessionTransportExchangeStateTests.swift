@@ -64,39 +64,33 @@ import Testing
         #expect(state.complete(.init(error: URLError(.cancelled)), request: request).isNone, "the caller was answered already")
     }
 
-    @Test(arguments: [State.Mode.collect, .stream])
-    func aFailureBeforeTheHeadGoesToTheCallerTranslated(_ mode: State.Mode) throws {
+    /// What the caller of a running exchange is answered with when its task ends with `outcome`.
+    private func answer(to outcome: State.Outcome, mode: State.Mode) throws -> Result<(Data, URLResponse), any Error> {
         var state = State(mode: mode)
         _ = state.start(1, continuation: "c")
-        let lost = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Recv failure: Connection reset by peer"])
-        guard case .answer("c", .failure(let error)) = state.complete(.init(error: lost), request: request) else {
-            Issue.record("expected the caller to fail")
-            return
+        guard case .answer("c", let result) = state.complete(outcome, request: request) else {
+            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "the caller was not answered"])
         }
-        #expect((error as? URLError)?.code == .networkConnectionLost)
+        return result
+    }
+
+    @Test(arguments: [State.Mode.collect, .stream])
+    func aFailureBeforeTheHeadGoesToTheCallerTranslated(_ mode: State.Mode) throws {
+        let lost = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Recv failure: Connection reset by peer"])
+        let result = try answer(to: .init(error: lost), mode: mode)
+        #expect(result.failureCode == .networkConnectionLost)
     }
 
     @Test(arguments: [State.Mode.collect, .stream])
     func aChallengedResponseIsTheAnswer(_ mode: State.Mode) throws {
-        var state = State(mode: mode)
-        _ = state.start(6, continuation: "c")
         let outcome = State.Outcome(error: URLError(.userCancelledAuthentication), challenged: try response(401))
-        guard case .answer("c", .success(let (_, head))) = state.complete(outcome, request: request) else {
-            Issue.record("expected the 401 as the answer")
-            return
-        }
+        let (_, head) = try answer(to: outcome, mode: mode).get()
         #expect((head as? HTTPURLResponse)?.statusCode == 401)
     }
 
     @Test(arguments: [State.Mode.collect, .stream])
     func anEndWithoutResponseOrErrorIsABadServerResponse(_ mode: State.Mode) throws {
-        var state = State(mode: mode)
-        _ = state.start(8, continuation: "c")
-        guard case .answer("c", .failure(let error)) = state.complete(.init(), request: request) else {
-            Issue.record("expected the caller to fail")
-            return
-        }
-        #expect((error as? URLError)?.code == .badServerResponse)
+        #expect(try answer(to: .init(), mode: mode).failureCode == .badServerResponse)
     }
 
     @Test(arguments: [State.Mode.collect, .stream])
@@ -126,13 +120,8 @@ import Testing
     }
 
     @Test func aCompletionHandlersBodyIsTheAnswer() throws {
-        var state = State(mode: .collect)
-        _ = state.start(1, continuation: "c")
         let outcome = State.Outcome(data: Data("whole".utf8), response: try response())
-        guard case .answer("c", .success(let (data, _))) = state.complete(outcome, request: request) else {
-            Issue.record("expected the completion handler's body")
-            return
-        }
+        let (data, _) = try answer(to: outcome, mode: .collect).get()
         #expect(data == Data("whole".utf8))
     }
 
@@ -237,5 +226,12 @@ extension URLSessionTransport.ExchangeState.CompleteAction {
     fileprivate var isNone: Bool {
         if case .none = self { return true }
         return false
+    }
+}
+
+extension Result {
+    fileprivate var failureCode: URLError.Code? {
+        guard case .failure(let error) = self else { return nil }
+        return (error as? URLError)?.code
     }
 }

@@ -124,7 +124,7 @@ extension Cookie {
     /// cookies with an empty name, which RFC 6265bis allows and RFC 6265 refuses.
     ///
     /// - Parameters:
-    ///   - setCookie: one field value; split joined values first (see ``storingCookies(in:)``).
+    ///   - setCookie: one field value; split joined values first (see the cookie layer (``Policies/cookies``)).
     ///   - requestURL: the URL the response came from; only `http` and `https` set cookies.
     ///   - now: the time the response arrived, which `Max-Age` counts from and which becomes
     ///     ``creation``.

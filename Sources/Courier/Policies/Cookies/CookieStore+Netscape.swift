@@ -1,20 +1,6 @@
 import Foundation
 
 extension CookieStore {
-    /// A line of a Netscape cookie file that ``load(netscapeCookieFile:now:)`` skipped.
-    package struct SkippedLine: Sendable, Hashable {
-        /// The line's number, counting from 1.
-        package var lineNumber: Int
-        /// Why the line is not a cookie, e.g. "expected 7 tab-separated fields, found 3".
-        package var reason: String
-
-        /// Creates a report of a skipped line.
-        package init(lineNumber: Int, reason: String) {
-            self.lineNumber = lineNumber
-            self.reason = reason
-        }
-    }
-
     /// The store's live cookies in the Netscape cookie file format that curl's `-c` writes and
     /// its `-b` reads.
     ///
@@ -23,7 +9,7 @@ extension CookieStore {
     /// Unix seconds (0 for a session cookie, as curl writes it), name and value. An `HttpOnly`
     /// cookie's line starts with `#HttpOnly_`. Cookies expired by `now` are left out, and so is
     /// any cookie with a tab or line break in a field, which the format cannot hold.
-    package func netscapeCookieFile(now: Date = Date()) -> String {
+    public func netscapeCookieFile(now: Date = Date()) -> String {
         let lines = cookies
             .filter { !$0.isExpired(at: now) }
             .compactMap(NetscapeCookieFile.line(for:))
@@ -44,17 +30,18 @@ extension CookieStore {
     /// control character, or name and value exceed 4096 bytes together. A domain of one label
     /// or an IP address is loaded as host-only whatever its second field says.
     ///
-    /// - Returns: the lines skipped, in file order.
+    /// - Returns: the lines skipped, in file order: each line's number, counting from 1, and
+    ///   why it is not a cookie (e.g. "expected 7 tab-separated fields, found 3").
     @discardableResult
-    package func load(netscapeCookieFile contents: String, now: Date = Date()) -> [SkippedLine] {
+    public func load(netscapeCookieFile contents: String, now: Date = Date()) -> [(lineNumber: Int, reason: String)] {
         var cookies: [Cookie] = []
-        var skipped: [SkippedLine] = []
+        var skipped: [(lineNumber: Int, reason: String)] = []
         let lines = Array(contents.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         for (offset, line) in lines.enumerated() {
             switch NetscapeCookieFile.parse(line: line, creation: now) {
             case .notACookie: continue
             case .cookie(let cookie): cookies.append(cookie)
-            case .malformed(let reason): skipped.append(SkippedLine(lineNumber: offset + 1, reason: reason))
+            case .malformed(let reason): skipped.append((offset + 1, reason))
             }
         }
         insert(cookies, now: now)

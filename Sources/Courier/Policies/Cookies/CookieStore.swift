@@ -3,14 +3,16 @@ import Foundation
 /// An in-memory cookie store that follows RFC 6265: it keeps the cookies servers set and
 /// chooses which to send with each request.
 ///
-/// Nothing stores or sends cookies unless asked: put ``storingCookies(in:)`` into a stack of
-/// layers, or call ``store(setCookieFields:from:now:)`` and ``cookieHeader(for:now:)`` yourself.
-/// One store may serve many concurrent requests. To keep cookies across runs, write the store
-/// with ``netscapeCookieFile(now:)`` and read it back with ``load(netscapeCookieFile:now:)``.
+/// Nothing stores or sends cookies unless asked: set ``Policies/cookies`` to a store, and both
+/// engines store what servers set and send it back, on every hop of a redirect chain. One store
+/// may serve many concurrent requests, and several transports. To keep cookies across runs,
+/// write the store with ``netscapeCookieFile(now:)`` and read it back with
+/// ``load(netscapeCookieFile:now:)``.
 ///
 /// ```swift
-/// let cookies = CookieStore()
-/// let networking = layered(transport.engine, [followingRedirects(), storingCookies(in: cookies)])
+/// var policies = Policies()
+/// policies.cookies = CookieStore()
+/// let transport = URLSessionTransport(configuration: .init(policies: policies))
 /// ```
 ///
 /// Which rules apply: storage as RFC 6265 §5.3 (a cookie with the same name, domain and path
@@ -53,7 +55,7 @@ public final class CookieStore: Sendable {
     /// Values a user agent must ignore are skipped (see
     /// ``Cookie/init(setCookie:requestURL:now:)``), and nothing is stored from a URL that is
     /// not `http` or `https`. Field values that a transport joined with commas must be split
-    /// first; ``storingCookies(in:)`` does that.
+    /// first; the cookie layer (``Policies/cookies``) does that.
     package func store(setCookieFields: [String], from url: URL, now: Date = Date()) {
         guard let uri = CookieRequestURI(url) else { return }
         let cookies = setCookieFields.compactMap { Cookie(setCookie: $0, requestURL: url, now: now) }

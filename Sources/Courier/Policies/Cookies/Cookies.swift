@@ -6,7 +6,7 @@ import Foundation
 /// A layer that sends the cookies of `store` with each request and stores the cookies of each
 /// response.
 ///
-/// Put it inside ``followingRedirects(_:)`` so that it sees every hop: a cookie set by a 302 is
+/// Put it inside the redirect layer (``Policies/redirects``) so that it sees every hop: a cookie set by a 302 is
 /// stored before the next request is made, and each hop gets the cookies of its own URL.
 ///
 /// For each request it:
@@ -35,7 +35,7 @@ package func storingCookies(in store: CookieStore) -> NetworkingLayer {
     buffered(cookieLayer(in: store))
 }
 
-/// ``storingCookies(in:)`` over either kind of body: the cookies of a response are stored from
+/// the cookie layer (``Policies/cookies``) over either kind of body: the cookies of a response are stored from
 /// its head, before its body is read.
 func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
     { next in
@@ -62,7 +62,7 @@ extension URLRequest {
 }
 
 /// Splits a `Set-Cookie` value that a transport joined with commas into the field values it
-/// was made of (see ``storingCookies(in:)`` for the rule and its one ambiguity).
+/// was made of (see the cookie layer (``Policies/cookies``) for the rule and its one ambiguity).
 func setCookieFieldValues(splittingJoined joined: String) -> [String] {
     let bytes = Array(joined.utf8)
     var values: [String] = []
