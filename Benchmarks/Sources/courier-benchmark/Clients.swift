@@ -34,7 +34,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-engine, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, urlsession, ahc, ahc-h2)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, urlsession, ahc, ahc-h2)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -62,13 +62,10 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "curl":
         let transport = try curlTransport(connections: connectionsPerHost)
         return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
-    case "curl-engine":
-        // The engine without the shared policy layers: what the layers cost is the difference.
-        let transport = try curlTransport(connections: connectionsPerHost)
-        return courierClient("curl engine", transport.engine, request) { await transport.shutdown() }
     case "curl-response":
-        // The same transport without Foundation's HTTPURLResponse (CurlTransport.response(for:)).
-        return try curlResponseClient("curl, CurlResponse", request, connections: connectionsPerHost, onTransportExecutor: false)
+        // The same transport without Foundation's HTTPURLResponse: its exchange, answering with
+        // Courier's own head, through the same policies.
+        return try curlResponseClient("curl, exchange", request, connections: connectionsPerHost, onTransportExecutor: false)
     case "curl-response-executor":
         // Both: no HTTPURLResponse, and the driver's tasks on the transport's own thread.
         return try curlResponseClient("curl, both", request, connections: connectionsPerHost, onTransportExecutor: true)
@@ -80,23 +77,12 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         return client
     case "curl-exchange":
         // The layered exchange alone, no APIClient: what the client adds is the difference.
-        let transport = try curlTransport(connections: connectionsPerHost)
-        let exchange = transport.exchange
-        let sent = request
-        return BenchmarkClient(
-            name: "curl, exchange",
-            fetch: {
-                let (data, head) = try await exchange(sent)
-                guard head.statusCode == 200 else { throw BenchmarkError.status(head.statusCode) }
-                return data.count
-            },
-            shutdown: { await transport.shutdown() }
-        )
+        return try curlResponseClient("curl, exchange", request, connections: connectionsPerHost, onTransportExecutor: false)
     case "curl-apiclient":
         // What users call: APIClient over the transport's exchange, a Request<Data> per request
         // (a POST with the workload's body where it has one).
         let transport = try curlTransport(connections: connectionsPerHost)
-        var client = apiClient("curl, APIClient", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
+        var client = apiClient("curl, APIClient", url: url, workload: workload, transport: transport, decoding: false) {
             await transport.shutdown()
         }
         client.holdOpen = heldRequest(transport, url: url)
@@ -105,13 +91,13 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         // The same with CurlTransport.Configuration.recordsMetrics off: what reading libcurl's
         // metrics after every exchange costs is the difference.
         let transport = try curlTransport(connections: connectionsPerHost, recordsMetrics: false)
-        return apiClient("curl, APIClient, no metrics", url: url, workload: workload, exchange: transport.exchange, decoding: false) {
+        return apiClient("curl, APIClient, no metrics", url: url, workload: workload, transport: transport, decoding: false) {
             await transport.shutdown()
         }
     case "curl-apiclient-json":
         // The same, decoding a small JSON object with JSONDecoder.
         let transport = try curlTransport(connections: connectionsPerHost)
-        return apiClient("curl, APIClient JSON", url: url, workload: workload, exchange: transport.exchange, decoding: true) {
+        return apiClient("curl, APIClient JSON", url: url, workload: workload, transport: transport, decoding: true) {
             await transport.shutdown()
         }
     case "curl-stream":
@@ -198,12 +184,13 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, connectio
     -> BenchmarkClient
 {
     let transport = try curlTransport(connections: connections)
+    let exchange = transport.exchange
     return BenchmarkClient(
         name: name,
         fetch: {
-            let response = try await transport.response(for: request)
-            guard response.statusCode == 200 else { throw BenchmarkError.status(response.statusCode) }
-            return response.body.count
+            let (body, head) = try await exchange(request)
+            guard head.statusCode == 200 else { throw BenchmarkError.status(head.statusCode) }
+            return body.count
         },
         shutdown: { await transport.shutdown() },
         executor: onTransportExecutor ? transport.executor : nil,
@@ -215,7 +202,8 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, connectio
 private func heldRequest(_ transport: CurlTransport, url: URL?) -> (@Sendable () async throws -> Void)? {
     guard let slow = url.map({ $0.deletingLastPathComponent().appendingPathComponent("slow") }) else { return nil }
     let request = URLRequest(url: slow)
-    return { _ = try await transport.response(for: request) }
+    let exchange = transport.exchange
+    return { _ = try await exchange(request) }
 }
 
 private func courierClient(
@@ -267,12 +255,12 @@ struct Repository: Decodable, Sendable {
 }
 
 private func apiClient(
-    _ name: String, url: URL, workload: Workload, exchange: @escaping HTTPExchange, decoding: Bool,
+    _ name: String, url: URL, workload: Workload, transport: some HTTPTransport, decoding: Bool,
     shutdown: @escaping @Sendable () async -> Void
 ) -> BenchmarkClient {
     let base = url.deletingLastPathComponent()
     let path = url.lastPathComponent
-    let client = APIClient(baseURL: base, exchange: exchange)
+    let client = APIClient(baseURL: base, transport: transport)
     let expected = decoding ? jsonBody.utf8.count : 0
     // Built once, as for the other clients: the same bytes every time, as the others send.
     let method: HTTPMethod = workload.postBytes > 0

@@ -2,7 +2,7 @@ import Foundation
 
 /// The order of the table: the ceiling first, then Courier's transport, then the others.
 private let clientOrder = [
-    "C libcurl multi", "Courier curl", "curl engine", "curl, CurlResponse", "curl, own executor", "curl, both",
+    "C libcurl multi", "Courier curl", "curl, exchange", "curl, own executor", "curl, both",
     "curl, APIClient", "curl, APIClient, no metrics", "curl, APIClient JSON", "curl, streamed", "AsyncHTTPClient", "AsyncHTTPClient JSON", "URLSession",
 ]
 /// The clients every workload and figure has; the curl variants run only where they differ.
@@ -65,10 +65,9 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("Courier transport benchmark: nginx on 127.0.0.1 (1 worker), each cell its own process,")
     print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
-    print("Courier curl = CurlTransport.data(for:), the Networking function; CurlResponse = response(for:),")
-    print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both;")
-    print("curl engine = CurlTransport.engine, data(for:) without the shared policy layers. APIClient =")
-    print("APIClient(baseURL:exchange: transport.exchange).send of a Request<Data>; APIClient JSON decodes a")
+    print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.exchange,")
+    print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both.")
+    print("APIClient = APIClient(baseURL:transport:).send of a Request<Data>; APIClient JSON decodes a")
     print("small object (AsyncHTTPClient JSON: execute, collect, JSONDecoder), with the C program as the GET ceiling;")
     print("no metrics = the same APIClient with CurlTransport.Configuration.recordsMetrics off.")
     print("h2 rows: HTTP/2 over TLS (ALPN), every request multiplexed on one connection (up to 2,000")
@@ -132,14 +131,14 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("still shared, as for C): Courier curl \(cell((startupMicroseconds["Courier curl, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms, URLSession \(cell((startupMicroseconds["URLSession, static stdlib"] ?? .nan) / 1000, 0, decimals: 1)) ms.")
 
     let curl = "Courier curl"
-    let light = "curl, CurlResponse"
+    let light = "curl, exchange"
     let client = "curl, APIClient"
     let both = "curl, both"
     let ahc = "AsyncHTTPClient"
     let libcurlOwn = allocationsPerRequest(ceiling)
     let targets: [(String, Double, String, Bool)] = [
         ("curl ÷ C req/s, 64 in flight", rate(curl, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
-        ("  CurlResponse ÷ C, 64 in flight", rate(light, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
+        ("  exchange ÷ C, 64 in flight", rate(light, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
         ("curl ÷ C req/s, 1 in flight", rate(curl, "get13x1") / rate(ceiling, "get13x1"), "≥ 0.80", true),
         ("  both ÷ C, 1 in flight", rate(both, "get13x1") / rate(ceiling, "get13x1"), "≥ 0.80", true),
         ("APIClient.send ÷ C req/s, 1 in flight", rate(client, "get13x1") / rate(ceiling, "get13x1"), "≥ 0.70", true),
@@ -159,7 +158,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("APIClient allocs/GET beyond libcurl's", allocationsPerRequest(client) - harness - libcurlOwn, "≤ 15", false),
         ("metrics on ÷ off req/s, 64", rate(client, "get13x64") / rate("curl, APIClient, no metrics", "get13x64"), "≥ 0.97", true),
         ("curl ÷ AsyncHTTPClient req/s, 64", rate(curl, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
-        ("  CurlResponse ÷ AsyncHTTPClient, 64", rate(light, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
+        ("  exchange ÷ AsyncHTTPClient, 64", rate(light, "get13x64") / rate("AsyncHTTPClient", "get13x64"), "≥ 1.40", true),
         ("curl ÷ URLSession req/s, 64", rate(curl, "get13x64") / rate("URLSession", "get13x64"), "(stated)", true),
         ("curl ÷ AHC req/s, h2 1 in flight", rate(curl, "h2get13x1") / rate(ahc, "h2get13x1"), "≥ 1.00", true),
         ("curl ÷ AHC req/s, h2 64 in flight", rate(curl, "h2get13x64") / rate(ahc, "h2get13x64"), "≥ 1.00", true),
@@ -168,7 +167,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("curl ÷ AHC req/s, h2 2,000 at once", rate(curl, "h2burst2000") / rate(ahc, "h2burst2000"), "≥ 1.00", true),
         ("curl 10 MiB peak RSS above idle", rssAboveIdle(curl), "≤ 3.00 × body", false),
         ("curl allocs/GET beyond libcurl's", allocationsPerRequest(curl) - harness - libcurlOwn, "≤ 20", false),
-        ("  CurlResponse allocs/GET beyond", allocationsPerRequest(light) - harness - libcurlOwn, "≤ 20", false),
+        ("  exchange allocs/GET beyond", allocationsPerRequest(light) - harness - libcurlOwn, "≤ 20", false),
         ("curl idle CPU over 2 s (ms)", idleMilliseconds(curl), "0", false),
         ("curl ÷ C start-up + 1 request", (startupMicroseconds[curl] ?? .nan) / ceilingStartup, "≤ 1.30", false),
         ("  same, static Swift stdlib", (startupMicroseconds["Courier curl, static stdlib"] ?? .nan) / ceilingStartup, "≤ 1.30", false),

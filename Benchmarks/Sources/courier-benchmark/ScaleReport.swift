@@ -3,7 +3,7 @@ import Foundation
 /// The order of the scaling table: the C ceilings first, then Courier's curl engine, then AHC.
 private let scaleClientOrder = [
     "C libcurl multi", "C libcurl multi, own queue", "C libcurl multi_socket", "C libcurl multi_socket, own queue",
-    "curl, CurlResponse", "curl, APIClient", "AsyncHTTPClient",
+    "curl, exchange", "curl, APIClient", "AsyncHTTPClient",
 ]
 
 /// One point of the scaling table: requests in flight over a connection limit.
@@ -68,7 +68,7 @@ func printScaleReport(results resultsPath: String) throws {
     print("and p99 of each run, median over the runs. ×C = ÷ the C program (libcurl multi, curl_multi_poll).")
     print("C multi = curl_multi_poll, multi_socket = curl_multi_socket_action + epoll; own queue = requests")
     print("beyond the connections wait in the program (as in Courier's engine), else in libcurl's pending list.")
-    print("curl, CurlResponse = CurlTransport.response(for:), the engine; curl, APIClient = APIClient.send over")
+    print("curl, exchange = CurlTransport.exchange, no HTTPURLResponse; curl, APIClient = APIClient.send over")
     print("transport.exchange, what users call. +N open: N more requests nginx holds unanswered (/slow) stay")
     print("open beside the measured ones for the whole run, on connections of their own, and are not counted.")
     print("")

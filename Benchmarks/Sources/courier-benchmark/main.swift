@@ -18,7 +18,7 @@ import Glibc
 //   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
 //   courier-benchmark scale-report RESULTS.jsonl                     the table of `run --scale`
 //
-// CLIENT: curl | curl-engine | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
+// CLIENT: curl | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
 // `Workload.all`, or scale-WIDTHxCONNECTIONS (`Workload.scaling`); the C program (c/multi-get.c)
 // knows the same names and prints the same record.
 
@@ -36,7 +36,7 @@ do {
         try printScaleReport(results: arguments[2])
     default:
         FileHandle.standardError.write(Data("""
-            usage: courier-benchmark measure curl|curl-engine|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
+            usage: courier-benchmark measure curl|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
                    courier-benchmark report RESULTS.jsonl STARTUP.txt
                    courier-benchmark scale-report RESULTS.jsonl
 
