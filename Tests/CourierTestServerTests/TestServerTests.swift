@@ -12,9 +12,11 @@ import Testing
         #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
         try await server.shutdown()
         try await server.shutdown()
-        await #expect(throws: (any Error).self) {
-            try await RawConnection.with(server) { _ in }
-        }
+        // Another test's server may be given the freed port at once, so a connection that
+        // succeeds proves nothing; what must hold is that this server accepts none.
+        let accepted = server.acceptedConnectionCount
+        _ = try? await RawConnection.with(server) { _ in }
+        #expect(server.acceptedConnectionCount == accepted)
     }
 
     @Test func rejectsPortOutOfRange() async throws {

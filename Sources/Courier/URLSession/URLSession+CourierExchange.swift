@@ -16,7 +16,8 @@ extension URLSession {
         let request = try outgoing(request)
         let exchange = URLSessionTransport.Exchange(collecting: request, tasks: tasks)
         guard case .collected(let data, let head) = try await run(exchange, delegate: delegate) else {
-            preconditionFailure("a collecting exchange answers with the whole body")
+            // Unreachable by construction; an error rather than a trap, should that ever change.
+            throw URLError(.unknown, "the engine answered a collected exchange with a stream", url: request.url)
         }
         return (data, head)
     }
@@ -53,7 +54,7 @@ extension URLSession {
             unreadLimit: delegate.maximumUnreadBytes
         )
         guard case .streamed(let body, let head) = try await run(exchange, delegate: delegate) else {
-            preconditionFailure("a streaming exchange answers with the head")
+            throw URLError(.unknown, "the engine answered a streamed exchange with a collected body", url: request.url)
         }
         return (body, head)
     }
