@@ -27,7 +27,7 @@ let snippetModules = [
     "StreamingMetrics", "StreamingSequence", "StreamingUpload", "ObservabilityClient",
     "ComingFromFunctionalNetworking", "ComingFromNetworkingWithFunctions", "ComingFromWireKit",
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
-    "CourierCombineOverview", "CourierConfigurationOverview",
+    "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",
     "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
 ]
 let snippetTargets: [Target] = snippetModules.map { name in
@@ -35,7 +35,7 @@ let snippetTargets: [Target] = snippetModules.map { name in
         name: name,
         dependencies: [
             "Courier", "CourierCombine", "CourierConfiguration", "CourierCurl", "CourierLogging",
-            "CourierMetrics", "CourierOpenAPI", "CourierParity", "CourierTracing",
+            "CourierMetrics", "CourierOpenAPI", "CourierParity", "CourierSSE", "CourierTracing",
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -60,6 +60,7 @@ let package = Package(
         .library(name: "CourierConfiguration", targets: ["CourierConfiguration"]),
         .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
         .library(name: "CourierParity", targets: ["CourierParity"]),
+        .library(name: "CourierSSE", targets: ["CourierSSE"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .library(name: "CourierLogging", targets: ["CourierLogging"]),
         .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
@@ -103,6 +104,9 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Modules/CEpoll"),
         .target(name: "CourierCurl", dependencies: ["Courier", "CCurl", "CEpoll"]),
         .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
+        // Server-sent events over either engine, a product apart as OkHttp ships okhttp-sse, so
+        // that an app that streams no events compiles none of it.
+        .target(name: "CourierSSE", dependencies: ["Courier"]),
         .target(
             name: "CourierConfiguration",
             dependencies: [
@@ -321,6 +325,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/README.md"]
+        ),
+        .testTarget(
+            name: "CourierSSETests",
+            dependencies: ["Courier", "CourierCurl", "CourierSSE", "CourierTestServer"]
         ),
         .testTarget(
             name: "CourierSnippetTests",

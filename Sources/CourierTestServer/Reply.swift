@@ -10,6 +10,9 @@ struct Reply: Sendable {
     /// Where the body's bytes come from.
     enum Body: Sendable {
         case buffer(ByteBuffer)
+        /// `buffer` cut into pieces of `size` bytes, one per chunk: with ``Reply/chunkInterval``,
+        /// a body that arrives split wherever the size falls.
+        case pieces(ByteBuffer, size: Int)
         /// ``DeterministicBytes``, produced `chunkSize` bytes at a time so large bodies are
         /// generated as the socket drains instead of all up front.
         case deterministic(count: Int, seed: UInt64, chunkSize: Int)
@@ -24,7 +27,7 @@ struct Reply: Sendable {
 
         var count: Int {
             switch self {
-            case .buffer(let buffer): buffer.readableBytes
+            case .buffer(let buffer), .pieces(let buffer, _): buffer.readableBytes
             case .deterministic(let count, _, _): count
             case .endless: Int.max
             case .repeated(let prefix, let unit, let times, let suffix):
@@ -38,6 +41,8 @@ struct Reply: Sendable {
             switch self {
             case .buffer(let buffer):
                 return buffer.getSlice(at: buffer.readerIndex + offset, length: buffer.readableBytes - offset)
+            case .pieces(let buffer, let size):
+                return buffer.getSlice(at: buffer.readerIndex + offset, length: min(max(size, 1), buffer.readableBytes - offset))
             case .deterministic(let count, let seed, let chunkSize):
                 let length = min(max(chunkSize, 1), count - offset)
                 return DeterministicBytes.buffer(count: length, offset: offset, seed: seed, allocator: allocator)

@@ -31,6 +31,9 @@ extension TestServer {
         Route("/drip/{count}", drip),
         Route("/zeros/{count}", zeros),
         Route("/sink", sink),
+        // Server-sent events
+        Route("/sse", serverSentEvents),
+        Route("/sse/endless-line", serverSentEventsEndlessLine),
         // Faults
         Route("/close", { _ in .closeConnection }),
         Route("/truncate/{count}", truncate),

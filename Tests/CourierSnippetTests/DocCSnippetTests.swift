@@ -16,6 +16,7 @@ import Testing
 @testable import ComingFromWireKit
 @testable import CourierCombineOverview
 @testable import CourierOverview
+@testable import CourierSSEOverview
 @testable import StreamingDownload
 @testable import StreamingMetrics
 @testable import StreamingSequence
@@ -113,6 +114,18 @@ import Testing
         let service = PostService(client: APIClient(baseURL: try #require(URL(string: "https://blog.example.com/")), networking: stub.networking))
         let post = try await awaitWithin { try await service.latestPost().value }
         #expect(post.title == "Hello")
+    }
+
+    @Test func eventStreamSnippetDecodesEachTickOverBothTransports() async throws {
+        for kind in TransportKind.allCases {
+            let transport = try kind.makeTransport()
+            let received = try await withTestServer { server in
+                try await ticks(at: "sse", from: APIClient(baseURL: server.url("/"), transport: transport))
+            }
+            await transport.shutdown()
+            #expect(received.map(\.index) == [1, 2, 3], "\(kind)")
+            #expect(received.allSatisfy { $0.text == "caf\u{E9} \u{1F600}" }, "\(kind)")
+        }
     }
 
     @Test func streamingSnippetsRunOverBothTransports() async throws {

@@ -1,0 +1,131 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierCurl
+import CourierSSE
+import CourierTestServer
+import Foundation
+import Testing
+
+/// The event sequence over a body, and the client's event streams read from the test server's
+/// `/sse` routes through every transport.
+@Suite struct ServerSentEventsTests {
+    /// The transports this run tests: the one `COURIER_TRANSPORT` names, or all of them.
+    static var transports: [TransportKind] {
+        guard let name = ProcessInfo.processInfo.environment["COURIER_TRANSPORT"], !name.isEmpty else {
+            return TransportKind.allCases
+        }
+        return TransportKind.allCases.filter { $0.rawValue == name.lowercased() }
+    }
+
+    /// Event `index` of the test server's `/sse`, as the specification dispatches it.
+    static func tick(_ index: Int) -> ServerSentEvent {
+        ServerSentEvent(
+            type: "tick",
+            data: "{\"index\":\(index),\n\"text\":\"caf\u{E9} \u{1F600}\"}",
+            lastEventID: "\(index)",
+            reconnectionTime: .milliseconds(1500)
+        )
+    }
+
+    @Test func aBodyEndingInTheMiddleOfAnEventEndsTheSequenceWithoutIt() async throws {
+        let body = ResponseBody(Data("data: a\n\nevent: x\ndata: b\n".utf8))
+        var events: [ServerSentEvent] = []
+        for try await event in body.serverSentEvents() { events.append(event) }
+        #expect(events == [ServerSentEvent(data: "a")])
+    }
+
+    @Test func theSequenceThrowsPastTheLimitAndThenEnds() async throws {
+        let body = ResponseBody(Data(("data: ok\n\ndata: " + String(repeating: "z", count: 100) + "\n\n").utf8))
+        var iterator = ServerSentEvents(body, maximumEventBytes: 32).makeAsyncIterator()
+        #expect(try await iterator.next() == ServerSentEvent(data: "ok"))
+        await #expect(throws: ServerSentEventsError(code: .lineTooLong, maximumBytes: 32)) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test(arguments: transports)
+    func eventsArriveWholeHoweverTheBodyIsCut(kind: TransportKind) async throws {
+        try await withClient(kind) { client, server in
+            for chunkSize in [1, 3, 7, 64] {
+                let url = server.url("/sse?count=5&chunk_size=\(chunkSize)&interval_ms=1")
+                var events: [ServerSentEvent] = []
+                for try await event in try await client.events(Request<ResponseBody>(url: url)) {
+                    events.append(event)
+                }
+                #expect(events == (1...5).map(Self.tick), "\(kind), chunks of \(chunkSize) bytes")
+                #expect(server.lastRequest?.value(for: "Accept") == "text/event-stream")
+            }
+        }
+    }
+
+    /// The first 128 bytes hold the stream's preamble and all of event 1; the next piece comes
+    /// 10 s later. A reader that waited for more than the blank line ending event 1 would take
+    /// that long; one that reads as bytes arrive has it at once.
+    @Test(arguments: transports)
+    func anEventArrivesBeforeTheRestOfTheStream(kind: TransportKind) async throws {
+        try await withClient(kind) { client, server in
+            let url = server.url("/sse?count=3&chunk_size=128&interval_ms=10000")
+            let started = ContinuousClock.now
+            let first = try await client.events(Request<ResponseBody>(url: url)).first { _ in true }
+            #expect(first == Self.tick(1))
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    @Test(arguments: transports)
+    func aLineThatNeverEndsFailsWithTheLimit(kind: TransportKind) async throws {
+        try await withClient(kind) { client, server in
+            let events = try await client.events(Request<ResponseBody>(url: server.url("/sse/endless-line")), maximumEventBytes: 256 << 10)
+            await #expect(throws: ServerSentEventsError(code: .lineTooLong, maximumBytes: 256 << 10)) {
+                for try await _ in events {}
+            }
+        }
+    }
+
+    @Test(arguments: transports)
+    func theClientValidatesTheStatusAndTheContentType(kind: TransportKind) async throws {
+        try await withClient(kind) { client, server in
+            do throws(APIError) {
+                _ = try await client.events(Request<ResponseBody>(url: server.url("/status/404")))
+                Issue.record("\(kind): a 404 opened a stream")
+            } catch {
+                #expect(error.kind == .notFound)
+            }
+            do throws(APIError) {
+                _ = try await client.events(Request<ResponseBody>(url: server.url("/get")))
+                Issue.record("\(kind): a JSON body opened a stream")
+            } catch {
+                guard case .decoding = error.kind else {
+                    Issue.record("\(kind): \(error)")
+                    return
+                }
+                #expect(error.statusCode == 200)
+                #expect(error.body?.isEmpty == false)
+                #expect("\(error)".contains("text/event-stream"))
+            }
+            let accept = Request<ResponseBody>(url: server.url("/sse?count=1"), headers: ["accept": "text/event-stream, */*;q=0.1"])
+            var events: [ServerSentEvent] = []
+            for try await event in try await client.events(accept) { events.append(event) }
+            #expect(events == [Self.tick(1)])
+            #expect(server.lastRequest?.values(for: "Accept") == ["text/event-stream, */*;q=0.1"])
+        }
+    }
+
+    /// Runs `body` with a client over a new transport of `kind` and a test server on
+    /// 127.0.0.1, and shuts both down afterwards.
+    private func withClient(_ kind: TransportKind, _ body: (APIClient, TestServer) async throws -> Void) async throws {
+        let server = try await TestServer.start()
+        let transport = try kind.makeTransport()
+        let client = APIClient(baseURL: server.url("/"), transport: transport)
+        do {
+            try await body(client, server)
+        } catch {
+            await transport.shutdown()
+            try? await server.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+}
