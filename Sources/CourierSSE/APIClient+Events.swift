@@ -15,9 +15,8 @@ extension APIClient {
     /// ``Courier/APIError/Kind/decoding(_:)`` with the head and the first 64 KiB of the body, as
     /// the specification's `EventSource` fails such a response.
     ///
-    /// Reconnection is left to the caller: send the request again with a `Last-Event-ID`
-    /// header of the last event's ``ServerSentEvent/lastEventID``, after its
-    /// ``ServerSentEvent/reconnectionTime``.
+    /// The stream is read once: for reconnection, as `EventSource` does, use
+    /// ``events(_:maximumEventBytes:reconnecting:deadline:)``.
     ///
     /// - Parameter maximumEventBytes: The most bytes one line, or the `data` of one event, may
     ///   hold, 1 MiB by default; past it a read throws ``ServerSentEventsError``.
@@ -25,11 +24,54 @@ extension APIClient {
         _ request: Request<ResponseBody>,
         maximumEventBytes: Int = ServerSentEventParser.defaultMaximumEventBytes
     ) async throws(APIError) -> ServerSentEvents {
+        let (body, head) = try await sendForEvents(request)
+        try await requireEventStream(body, head, for: request)
+        return ServerSentEvents(body, maximumEventBytes: maximumEventBytes)
+    }
+
+    /// The events of `request`, opened again whenever the stream ends, as the WHATWG
+    /// `EventSource` reconnects: with `Last-Event-ID`, after the server's `retry` time or the
+    /// policy's backoff, until the policy's attempts run out or `deadline` passes.
+    ///
+    /// ```swift
+    /// let events = client.events(Request<ResponseBody>("feed"), reconnecting: .standard, deadline: 3600)
+    /// for try await event in events { print(event.lastEventID, event.data) }
+    /// ```
+    ///
+    /// Nothing is sent until the sequence is iterated. ``ReconnectingServerSentEvents`` says
+    /// which endings reconnect and which stop.
+    ///
+    /// - Parameters:
+    ///   - maximumEventBytes: The most bytes one line, or the `data` of one event, may hold,
+    ///     1 MiB by default; past it a read throws ``ServerSentEventsError`` and nothing reconnects.
+    ///   - policy: Which failures reconnect, the backoff, and how many connections in a row may
+    ///     deliver no event (``Courier/RetryPolicy/maximumAttempts``, the first included).
+    ///   - deadline: The most seconds the whole sequence may take, streams and waits included;
+    ///     past it a read throws `URLError(.timedOut)` naming it. `nil` for no bound.
+    public func events(
+        _ request: Request<ResponseBody>,
+        maximumEventBytes: Int = ServerSentEventParser.defaultMaximumEventBytes,
+        reconnecting policy: RetryPolicy,
+        deadline: TimeInterval? = nil
+    ) -> ReconnectingServerSentEvents {
+        ReconnectingServerSentEvents(
+            client: self, request: request, maximumEventBytes: maximumEventBytes, policy: policy, deadline: deadline
+        )
+    }
+
+    /// Sends `request` through ``Courier/APIClient/stream(_:uploading:)``, asking for
+    /// `text/event-stream` unless it names its own `Accept`.
+    func sendForEvents(_ request: Request<ResponseBody>) async throws(APIError) -> (ResponseBody, ResponseHead) {
         var request = request
         if !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
             request.headers["Accept"] = "text/event-stream"
         }
-        let (body, head) = try await stream(request)
+        return try await stream(request)
+    }
+
+    /// Throws the ``Courier/APIError`` described in ``events(_:maximumEventBytes:)`` unless `head`
+    /// says `body` is an event stream.
+    func requireEventStream(_ body: ResponseBody, _ head: ResponseHead, for request: Request<ResponseBody>) async throws(APIError) {
         let contentType = head.value(forHTTPHeaderField: "Content-Type")
         guard Self.isEventStream(contentType) else {
             let urlRequest = try? urlRequest(for: request)
@@ -51,7 +93,6 @@ extension APIClient {
                 body: kept
             )
         }
-        return ServerSentEvents(body, maximumEventBytes: maximumEventBytes)
     }
 
     /// The most bytes of a body that is not an event stream kept in its ``Courier/APIError``, as

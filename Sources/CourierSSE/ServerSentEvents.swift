@@ -52,10 +52,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         /// Thrown once the events the failing chunk completed before it have been returned.
         private var failure: ServerSentEventsError?
 
-        fileprivate init(chunks: ResponseBody.AsyncIterator, parser: ServerSentEventParser) {
+        init(chunks: ResponseBody.AsyncIterator, parser: ServerSentEventParser) {
             self.chunks = chunks
             self.parser = parser
         }
+
+        /// The parser as this body left it: its ``ServerSentEventParser/lastEventID`` and
+        /// ``ServerSentEventParser/reconnectionTime`` are what a reconnection goes on from.
+        var currentParser: ServerSentEventParser { parser }
 
         public mutating func next() async throws -> ServerSentEvent? {
             while true {

@@ -35,6 +35,54 @@ extension TestServer {
         return .reply(reply)
     }
 
+    /// `/sse/resumable/{key}`: events `1...count` (default 6, at most 1000) with `id: n` and
+    /// `data: n`, `per_connection` (default 2) to a request, after which the stream ends, as an
+    /// `EventSource` reconnecting with `Last-Event-ID` sees a server that drops it now and then.
+    ///
+    /// A request with `Last-Event-ID: n` gets the events after `n`; once none are left, the
+    /// answer is `after_last` (default 204, 200...599) with no body. `retry_ms`, when given,
+    /// opens each stream with `retry: retry_ms`. With `fault=lose` the connection is closed
+    /// before the chunked body's end, a lost connection rather than a stream that ended.
+    /// Every request counts as a visit of `{key}:{Last-Event-ID}` (`none` with no field), so a
+    /// test can tell which IDs arrived and how often.
+    static func serverSentEventsResumable(_ request: RouteRequest) -> RouteAction {
+        guard let key = request.parameters["key"], !key.isEmpty,
+              let count = queryInteger(request, "count", default: 6, in: 0...1000),
+              let perConnection = queryInteger(request, "per_connection", default: 2, in: 1...1000),
+              let afterLast = queryInteger(request, "after_last", default: 204, in: 200...599),
+              let retry = queryInteger(request, "retry_ms", default: -1, in: 0...3_600_000)
+        else {
+            return .reply(.badRequest("key must be given, count 0...1000, per_connection 1...1000, after_last 200...599, retry_ms 0...3600000"))
+        }
+        let lastEventID = request.recorded.value(for: "Last-Event-ID")
+        _ = request.visit("\(key):\(lastEventID ?? "none")")
+        guard let last = lastEventID.map({ Int($0) }) ?? 0, (0...count).contains(last) else {
+            return .reply(.badRequest("Last-Event-ID must be an event ID of this stream"))
+        }
+        guard last < count else { return .reply(.empty(HTTPResponseStatus(statusCode: afterLast))) }
+        var stream = retry >= 0 ? "retry: \(retry)\n\n" : ""
+        for index in (last + 1)...min(last + perConnection, count) {
+            stream += "id: \(index)\ndata: \(index)\n\n"
+        }
+        guard request.query("fault") == "lose" else {
+            return .reply(
+                Reply(
+                    status: .ok,
+                    headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-store"],
+                    body: .buffer(ByteBuffer(string: stream)),
+                    framing: .chunked
+                )
+            )
+        }
+        let chunk = String(stream.utf8.count, radix: 16) + "\r\n" + stream + "\r\n"
+        return .raw(
+            RawReply(
+                lines: ["HTTP/1.1 200 OK", "Content-Type: text/event-stream", "Transfer-Encoding: chunked"],
+                body: .buffer(ByteBuffer(string: chunk))
+            )
+        )
+    }
+
     /// `data: ` and then `x` for ever, with no line end: a stream that only a bound on a line's
     /// length stops. 64 GiB, written as the socket drains.
     static func serverSentEventsEndlessLine(_ request: RouteRequest) -> RouteAction {

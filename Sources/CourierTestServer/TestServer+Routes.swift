@@ -34,6 +34,7 @@ extension TestServer {
         // Server-sent events
         Route("/sse", serverSentEvents),
         Route("/sse/endless-line", serverSentEventsEndlessLine),
+        Route("/sse/resumable/{key}", serverSentEventsResumable),
         // Faults
         Route("/close", { _ in .closeConnection }),
         Route("/truncate/{count}", truncate),

@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: transports)
     func eventsArriveWholeHoweverTheBodyIsCut(kind: TransportKind) async throws {
-        try await withClient(kind) { client, server in
+        try await withEventStreamClient(kind) { client, server in
             for chunkSize in [1, 3, 7, 64] {
                 let url = server.url("/sse?count=5&chunk_size=\(chunkSize)&interval_ms=1")
                 var events: [ServerSentEvent] = []
@@ -64,7 +64,7 @@ import Testing
     /// that long; one that reads as bytes arrive has it at once.
     @Test(arguments: transports)
     func anEventArrivesBeforeTheRestOfTheStream(kind: TransportKind) async throws {
-        try await withClient(kind) { client, server in
+        try await withEventStreamClient(kind) { client, server in
             let url = server.url("/sse?count=3&chunk_size=128&interval_ms=10000")
             let started = ContinuousClock.now
             let first = try await client.events(Request<ResponseBody>(url: url)).first { _ in true }
@@ -75,7 +75,7 @@ import Testing
 
     @Test(arguments: transports)
     func aLineThatNeverEndsFailsWithTheLimit(kind: TransportKind) async throws {
-        try await withClient(kind) { client, server in
+        try await withEventStreamClient(kind) { client, server in
             let events = try await client.events(Request<ResponseBody>(url: server.url("/sse/endless-line")), maximumEventBytes: 256 << 10)
             await #expect(throws: ServerSentEventsError(code: .lineTooLong, maximumBytes: 256 << 10)) {
                 for try await _ in events {}
@@ -85,7 +85,7 @@ import Testing
 
     @Test(arguments: transports)
     func theClientValidatesTheStatusAndTheContentType(kind: TransportKind) async throws {
-        try await withClient(kind) { client, server in
+        try await withEventStreamClient(kind) { client, server in
             do throws(APIError) {
                 _ = try await client.events(Request<ResponseBody>(url: server.url("/status/404")))
                 Issue.record("\(kind): a 404 opened a stream")
@@ -110,22 +110,5 @@ import Testing
             #expect(events == [Self.tick(1)])
             #expect(server.lastRequest?.values(for: "Accept") == ["text/event-stream, */*;q=0.1"])
         }
-    }
-
-    /// Runs `body` with a client over a new transport of `kind` and a test server on
-    /// 127.0.0.1, and shuts both down afterwards.
-    private func withClient(_ kind: TransportKind, _ body: (APIClient, TestServer) async throws -> Void) async throws {
-        let server = try await TestServer.start()
-        let transport = try kind.makeTransport()
-        let client = APIClient(baseURL: server.url("/"), transport: transport)
-        do {
-            try await body(client, server)
-        } catch {
-            await transport.shutdown()
-            try? await server.shutdown()
-            throw error
-        }
-        await transport.shutdown()
-        try await server.shutdown()
     }
 }

@@ -128,6 +128,22 @@ import Testing
         }
     }
 
+    @Test func resumedEventsSnippetGoesOnAfterEachStreamOverBothTransports() async throws {
+        for kind in TransportKind.allCases {
+            let transport = try kind.makeTransport()
+            let (received, visits) = try await withTestServer { server in
+                let events = try await resumedEvents(
+                    at: "sse/resumable/snippet?count=3&per_connection=2&retry_ms=0",
+                    from: APIClient(baseURL: server.url("/"), transport: transport)
+                )
+                return (events, ["none", "2", "3"].map { server.visits("snippet:\($0)") })
+            }
+            await transport.shutdown()
+            #expect(received.map(\.data) == ["1", "2", "3"], "\(kind)")
+            #expect(visits == [1, 1, 1], "\(kind)")
+        }
+    }
+
     @Test func streamingSnippetsRunOverBothTransports() async throws {
         let curl = try CurlTransport()
         let urlSession = URLSessionTransport()

@@ -16,3 +16,14 @@ func ticks(at path: String, from client: APIClient) async throws -> [Tick] {
     }
     return ticks
 }
+
+/// Follows the stream at `path` as `EventSource` does: when it ends, sends the request again with
+/// `Last-Event-ID`, until the server answers 204, three connections in a row bring no event, or
+/// an hour has passed.
+func resumedEvents(at path: String, from client: APIClient) async throws -> [ServerSentEvent] {
+    var received: [ServerSentEvent] = []
+    for try await event in client.events(Request<ResponseBody>(path), reconnecting: .standard, deadline: 3600) {
+        received.append(event)
+    }
+    return received
+}
