@@ -29,22 +29,13 @@ import Foundation
 /// Cancelling the task that iterates stops the stream and any wait at once; no task is left
 /// running.
 public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
-    public typealias Element = ServerSentEvent
-    public typealias Failure = any Error
-
     private let client: APIClient
     private let request: Request<ResponseBody>
 
-    /// The most bytes one line, or the `data` of one event, may hold.
-    public let maximumEventBytes: Int
-
-    /// When to reconnect, how long to wait first and how many times in a row.
-    public let policy: RetryPolicy
-
-    /// The most seconds the whole sequence may take, reconnections and waits included; `nil`
-    /// for no bound.
-    public let deadline: TimeInterval?
-
+    private let maximumEventBytes: Int
+    private let policy: RetryPolicy
+    /// Seconds the whole sequence may take, reconnections and waits included.
+    private let deadline: TimeInterval?
     private let random: @Sendable () -> Double
     private let sleep: @Sendable (Duration) async throws -> Void
 
