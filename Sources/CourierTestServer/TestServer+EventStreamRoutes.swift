@@ -14,9 +14,9 @@ extension TestServer {
     static func serverSentEvents(_ request: RouteRequest) -> RouteAction {
         guard let count = queryInteger(request, "count", default: 3, in: 0...1000),
               let chunkSize = queryInteger(request, "chunk_size", default: 5, in: 1...Reply.defaultChunkSize),
-              let milliseconds = queryInteger(request, "interval_ms", default: 10, in: 0...10_000)
+              let milliseconds = queryInteger(request, "interval_ms", default: 10, in: 0...300_000)
         else {
-            return .reply(.badRequest("count must be 0...1000, chunk_size 1...\(Reply.defaultChunkSize), interval_ms 0...10000"))
+            return .reply(.badRequest("count must be 0...1000, chunk_size 1...\(Reply.defaultChunkSize), interval_ms 0...300000"))
         }
         var stream = "\u{FEFF}: events from the Courier test server\nretry: 1500\n\n"
         for index in stride(from: 1, through: count, by: 1) {

@@ -59,17 +59,20 @@ import Testing
         }
     }
 
-    /// The first 128 bytes hold the stream's preamble and all of event 1; the next piece comes
-    /// 10 s later. A reader that waited for more than the blank line ending event 1 would take
-    /// that long; one that reads as bytes arrive has it at once.
-    @Test(arguments: transports)
+    /// The first 128 bytes hold the stream's preamble and all of event 1; the next piece would
+    /// come only after the server's hold of 300 s, longer than the suite's time limit. A reader
+    /// that waited for more than the blank line ending event 1 never gets it, and the test runs
+    /// into the limit; one that reads as bytes arrive has it, however slow the machine.
+    ///
+    /// On libcurl only: FoundationNetworking was seen, on a loaded machine, to hand a piece of a
+    /// stream to its delegate only when the next piece arrived (10 s late in one full run), which
+    /// no code of Courier's decides; see the CourierSSE article.
+    @Test(.timeLimit(.minutes(2)), arguments: transports.filter { $0 == .curl })
     func anEventArrivesBeforeTheRestOfTheStream(kind: TransportKind) async throws {
         try await withEventStreamClient(kind) { client, server in
-            let url = server.url("/sse?count=3&chunk_size=128&interval_ms=10000")
-            let started = ContinuousClock.now
+            let url = server.url("/sse?count=3&chunk_size=128&interval_ms=300000")
             let first = try await client.events(Request<ResponseBody>(url: url)).first { _ in true }
             #expect(first == Self.tick(1))
-            #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
 
