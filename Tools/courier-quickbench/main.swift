@@ -244,24 +244,12 @@ func runLayerCost(rounds: Int) async throws {
             if round > 0 { results[name, default: []].append(nanoseconds) }
         }
     }
-    // The check CurlTransport's engine makes on the fields before marking a response checked.
-    var checks: [Double] = []
-    for _ in 0..<rounds {
-        let start = ContinuousClock.now
-        var problems = 0
-        for _ in 0..<calls where ResponseFieldCheck.problem(in: fields) != nil { problems += 1 }
-        let elapsed = start.duration(to: .now)
-        if problems == 0 {
-            checks.append((Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(calls))
-        }
-    }
     let alone = median(results["engine alone"] ?? [])
     print("policy layers over an engine answering from memory, \(calls) calls × \(rounds) rounds, medians")
     for (name, _) in stacks {
         let cost = median(results[name] ?? [])
         print(name.padding(toLength: 40, withPad: " ", startingAt: 0), format(cost, 8, decimals: 0), "ns/call", name == "engine alone" ? "" : "(+\(format(cost - alone, 0, decimals: 0)) ns)")
     }
-    print("the engine's check of the same \(fields.count) fields".padding(toLength: 40, withPad: " ", startingAt: 0), format(median(checks), 8, decimals: 0), "ns/call")
 }
 
 /// `--rounds N` (default 3), `--scale X` (request counts × X, default 1), and `--only curl`,

@@ -29,15 +29,3 @@ extension APIClient {
         Future { try await send(request) }
     }
 }
-
-extension Dispatcher {
-    /// Sends `request` and completes with the body and response of an acceptable status.
-    package func future(for request: URLRequest) -> Future<(Data, HTTPURLResponse)> {
-        Future { try await dispatch(request) }
-    }
-
-    /// Sends `request` and completes with the body decoded as `type`.
-    package func future<Response: Decodable & Sendable>(for request: URLRequest, as type: Response.Type = Response.self) -> Future<Response> {
-        Future { try await dispatch(request, as: type) }
-    }
-}

@@ -32,14 +32,6 @@ func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body
 
 /// The checks response validation makes, as pure functions of a response's fields.
 package enum ResponseFieldCheck {
-    /// Why `fields` cannot be accepted, or nil.
-    package static func problem(in fields: [String: String]) -> String? {
-        for (name, value) in fields {
-            if let problem = problem(name: name, value: value) { return problem }
-        }
-        return nil
-    }
-
     static func problem(in response: HTTPURLResponse) -> String? {
         for (key, value) in response.allHeaderFields {
             guard let name = key as? String, let value = value as? String else { continue }

@@ -122,7 +122,9 @@ public struct URLSessionTransport: HTTPTransport {
         if request.value(forHTTPHeaderField: "User-Agent") == nil {
             request.setValue(configuration.policies.userAgent ?? DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
         }
-        request.timeoutInterval = request.idleTimeout(under: configuration.policies)
+        // Set only when it differs: each change copies Foundation's request object.
+        let idleTimeout = request.idleTimeout(under: configuration.policies)
+        if request.timeoutInterval != idleTimeout { request.timeoutInterval = idleTimeout }
         return request
     }
 }
