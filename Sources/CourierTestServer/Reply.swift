@@ -16,6 +16,9 @@ struct Reply: Sendable {
         /// ``DeterministicBytes``, produced `chunkSize` bytes at a time so large bodies are
         /// generated as the socket drains instead of all up front.
         case deterministic(count: Int, seed: UInt64, chunkSize: Int)
+        /// Bytes `range` of the body ``deterministic(count:seed:chunkSize:)`` would send whole
+        /// for `seed`, for a byte-range answer, produced `chunkSize` bytes at a time.
+        case deterministicRange(Range<Int>, seed: UInt64, chunkSize: Int)
         /// `chunk` again and again, forever: only where no length is announced (``Framing/chunked``,
         /// or a ``RawReply`` that ends with the connection). Written as the socket drains, so it
         /// costs the server no memory.
@@ -29,6 +32,7 @@ struct Reply: Sendable {
             switch self {
             case .buffer(let buffer), .pieces(let buffer, _): buffer.readableBytes
             case .deterministic(let count, _, _): count
+            case .deterministicRange(let range, _, _): range.count
             case .endless: Int.max
             case .repeated(let prefix, let unit, let times, let suffix):
                 prefix.readableBytes + unit.readableBytes * times + suffix.readableBytes
@@ -46,6 +50,9 @@ struct Reply: Sendable {
             case .deterministic(let count, let seed, let chunkSize):
                 let length = min(max(chunkSize, 1), count - offset)
                 return DeterministicBytes.buffer(count: length, offset: offset, seed: seed, allocator: allocator)
+            case .deterministicRange(let range, let seed, let chunkSize):
+                let length = min(max(chunkSize, 1), range.count - offset)
+                return DeterministicBytes.buffer(count: length, offset: range.lowerBound + offset, seed: seed, allocator: allocator)
             case .endless(let chunk):
                 return chunk.readableBytes > 0 ? chunk : nil
             case .repeated(let prefix, let unit, let times, let suffix):

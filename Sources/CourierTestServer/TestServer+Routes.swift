@@ -31,6 +31,9 @@ extension TestServer {
         Route("/drip/{count}", drip),
         Route("/zeros/{count}", zeros),
         Route("/sink", sink),
+        // Byte ranges
+        Route("/range/changing/{key}/{count}", changingRangeBytes),
+        Route("/range/{count}", rangeBytes),
         // Server-sent events
         Route("/sse", serverSentEvents),
         Route("/sse/endless-line", serverSentEventsEndlessLine),
