@@ -29,6 +29,9 @@ import NIOPosix
 ///   drains: any size costs the server the same memory.
 /// - `/sink` (any method): the request body is counted and dropped as it arrives, whatever its
 ///   size (no 413), and the answer is `{"bytes": n}`; it is recorded with an empty body.
+/// - `/duplex-echo` (any method, HTTP/1.1): 200 with a chunked body at once, then each piece of
+///   the request body written back as it arrives, ending when the request does; for clients
+///   that read the response while still sending. Recorded with an empty body.
 /// - `/gzip`, `/deflate`: an ``Echo`` compressed, with `Content-Encoding`.
 /// - `/redirect/{n}`, `/relative-redirect/{n}`, `/absolute-redirect/{n}`: chains of 302s ending at
 ///   `/get`. `/redirect-to?url=U&status_code=S`: `Location: U` with status S (default 302), and a
@@ -165,6 +168,7 @@ public final class TestServer: Sendable {
                 channel.closeFuture.whenComplete { _ in state.connectionClosed(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(DuplexEchoHandler(server: state))
                     try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(server: state))
                 }
             }

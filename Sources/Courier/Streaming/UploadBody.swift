@@ -60,6 +60,35 @@ public struct UploadBody: Sendable {
         }), length: length)
     }
 
+    /// The chunks of an `AsyncSequence` that is still being produced while the response
+    /// streams back: a conversation, where the next chunk may wait until the caller has read
+    /// part of the response (an echo, a reply, a stream of commands and results).
+    ///
+    /// ```swift
+    /// let (lines, more) = AsyncStream.makeStream(of: Data.self)
+    /// let (body, head) = try await transport.stream(for: request, uploading: .duplex(lines))
+    /// more.yield(Data("hello\n".utf8))   // then read the answer from body, send the next…
+    /// ```
+    ///
+    /// ``HTTPTransport/stream(for:uploading:)`` returns as soon as the response's head arrives,
+    /// whether or not the body has ended, and the body's reads go on while it is sent; back
+    /// pressure holds each way. A body from ``stream(_:length:)`` may be sent the same way by
+    /// an engine that can, but only this one says the exchange depends on it: an engine whose
+    /// ``TransportCapabilities/streamsDuplex`` is false refuses it with
+    /// ``RequestError/unsupportedOption(_:transport:supportedBy:)`` before anything is sent,
+    /// where waiting for the end of the body would never end. `length`, when given, is sent as
+    /// `Content-Length` and must be exact; otherwise the body is sent chunked.
+    public static func duplex<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Int64? = nil) -> UploadBody
+    where Chunks.Element == Data {
+        var body = stream(chunks, length: length)
+        body.isDuplex = true
+        return body
+    }
+
+    /// Whether the exchange needs the response while the body is still being produced (see
+    /// ``duplex(_:length:)``).
+    package private(set) var isDuplex = false
+
     /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
     package var isReplayable: Bool {
         if case .chunks = source { false } else { true }

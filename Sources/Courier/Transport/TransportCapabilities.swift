@@ -25,12 +25,15 @@ public struct TransportCapabilities: Sendable, Equatable {
     /// A client certificate (its key possibly encrypted), a pinned public key and a minimum TLS
     /// version are honoured; otherwise asking for one is refused as above.
     public var configuresTLSIdentity: Bool
+    /// The response's head and body are handed over while an ``UploadBody/duplex(_:length:)``
+    /// body is still being produced; otherwise such a body is refused as above.
+    public var streamsDuplex: Bool
 
     /// Capabilities from their parts; what is not given is not supported.
     package init(
         pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
         connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
-        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false
+        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false, streamsDuplex: Bool = false
     ) {
         self.pausesForSlowReaders = pausesForSlowReaders
         self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
@@ -40,5 +43,6 @@ public struct TransportCapabilities: Sendable, Equatable {
         self.overridesDNS = overridesDNS
         self.choosesHTTPVersion = choosesHTTPVersion
         self.configuresTLSIdentity = configuresTLSIdentity
+        self.streamsDuplex = streamsDuplex
     }
 }

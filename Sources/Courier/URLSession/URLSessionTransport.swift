@@ -75,8 +75,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// The configuration's policies.
     public var policies: Policies { configuration.policies }
 
-    /// FoundationNetworking can neither pause a transfer nor stop decoding, and traps on
-    /// trailers.
+    /// FoundationNetworking can neither pause a transfer nor stop decoding, traps on trailers,
+    /// and hands over no response before its upload has ended.
     public var capabilities: TransportCapabilities {
         TransportCapabilities(pausesForSlowReaders: false, stopsDecodingAtTheLimit: false, returnsTrailers: false)
     }
@@ -101,14 +101,24 @@ public struct URLSessionTransport: HTTPTransport {
                 for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks, delegate: delegate
             )
         }
-        guard let delegate else { return TransportEngine(exchange: exchange, stream: streamingExchange(buffering: exchange)) }
+        let buffering = streamingExchange(buffering: exchange)
         return TransportEngine(exchange: exchange) { request, upload in
-            try await session.courierStream(
+            if upload?.isDuplex == true { throw duplexRefusal }
+            guard let delegate else { return try await buffering(request, upload) }
+            return try await session.courierStream(
                 for: prepared(request, uploading: upload, configuration: configuration), uploading: upload,
                 tasks: tasks, delegate: delegate
             )
         }
     }
+
+    /// FoundationNetworking hands over a response only once its upload has ended, and a
+    /// streamed body is spooled whole before the first byte goes out (see ``UploadSpool``): a
+    /// body that waits for the response would wait for ever.
+    static let duplexRefusal = RequestError.unsupportedOption(
+        "read the response while a duplex body (UploadBody.duplex) is still being sent",
+        transport: "URLSessionTransport", supportedBy: "CurlTransport"
+    )
 
     /// `request` checked as both engines check it, and completed as this one sends it.
     static func prepared(_ request: URLRequest, uploading upload: UploadBody?, configuration: Configuration) throws -> URLRequest {

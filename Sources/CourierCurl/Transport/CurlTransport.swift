@@ -54,12 +54,13 @@ public final class CurlTransport: HTTPTransport {
 
     /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
     /// trailers; it connects through proxies and Unix sockets, overrides DNS, chooses the HTTP
-    /// version and takes a TLS identity.
+    /// version, takes a TLS identity, and hands over the response while a duplex body is still
+    /// being sent.
     public var capabilities: TransportCapabilities {
         TransportCapabilities(
             pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true,
             connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true,
-            choosesHTTPVersion: true, configuresTLSIdentity: true
+            choosesHTTPVersion: true, configuresTLSIdentity: true, streamsDuplex: true
         )
     }
 
