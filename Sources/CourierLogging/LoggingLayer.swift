@@ -18,13 +18,13 @@ import Synchronization
 /// | `http.request.method` | `GET` |
 /// | `url.full` | the URL without its password, query secrets or fragment (see below) |
 /// | `http.response.status_code` | `200` |
-/// | `duration_ms` | the whole call, redirects included, e.g. `12.345`: as this layer timed it, or for a failure as the engine measured it until it failed, where the error carries that |
-/// | `http.response.body.size` | bytes of the body as the caller gets it |
+/// | `duration_ms` | the whole call, redirects included (for a streamed call, until its head), e.g. `12.345`: as this layer timed it, or for a failure as the engine measured it until it failed, where the error carries that |
+/// | `http.response.body.size` | bytes of the body as the caller gets it; not for a streamed body, logged when its head arrives |
 /// | `http.response.body.wire_size` | bytes on the wire, where the engine measured them |
 /// | `connection_reused` | `true` or `false`, where the engine knows (for a failure too) |
 /// | `network.protocol.version` | `1.1`, `2` |
 /// | `redirects` | hops followed before this response or failure, when any |
-/// | `attempts` | attempts made, this one included, when the request was retried (see `retrying(_:)`) |
+/// | `attempts` | attempts made, this one included, when the request was retried (see `Policies.retries`) |
 /// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
 ///
 /// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
@@ -38,43 +38,54 @@ import Synchronization
 /// exchange. Lower the logger's level, or pass `level: .info`, to see every exchange.
 ///
 /// ```swift
-/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [logging(to: Logger(label: "app.http"))])
+/// var policies = Policies()
+/// policies.callLayers = [logging(to: Logger(label: "app.http"))]
+/// let transport = URLSessionTransport(configuration: .init(policies: policies))
 /// ```
 ///
 /// - Parameters:
 ///   - logger: Where to log; its metadata is kept and added to.
 ///   - level: The level of a line for a response; `debug` by default.
 ///   - failureLevel: The level of a line for a failure; by default the level above `level`.
-public func logging(to logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level? = nil) -> HTTPExchangeLayer {
-    let failureLevel = failureLevel ?? level.next
-    return { exchange in
-        { request in
-            guard logger.logLevel <= level || logger.logLevel <= failureLevel else { return try await exchange(request) }
-            var metadata: Logger.Metadata = [
-                "request_id": .string(requestID(of: request)),
-                "http.request.method": .string(request.httpMethod ?? "GET"),
-                "url.full": .string(request.url?.redactedString ?? "no URL"),
-            ]
-            let clock = ContinuousClock()
-            let start = clock.now
-            do {
-                let (data, head) = try await exchange(request)
-                metadata["duration_ms"] = .string(milliseconds(clock.now - start))
-                metadata.addResponse(head, bodySize: data.count)
-                logger.log(level: level, "HTTP exchange", metadata: metadata)
-                return (data, head)
-            } catch {
-                // An exchange that failed after it started carries what the engine measured
-                // (URLError.exchangeMetrics): how long it ran on the wire, and how far it got.
-                let measured = ExchangeMetrics(failure: error)
-                metadata["duration_ms"] = .string(milliseconds(measured?.wholeCallDuration ?? clock.now - start))
-                if let measured { metadata.addMetrics(measured) }
-                metadata["error.type"] = .string(errorType(of: error))
-                metadata["error.message"] = .string(readableMessage(for: error))
-                if let attempts = (error as? URLError)?.attemptCount { metadata["attempts"] = .stringConvertible(attempts) }
-                logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
-                throw error
-            }
+public func logging(to logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level? = nil) -> some HTTPExchangeLayer {
+    LoggingLayer(logger: logger, level: level, failureLevel: failureLevel ?? level.next)
+}
+
+/// The layer ``logging(to:level:failureLevel:)`` makes.
+private struct LoggingLayer: HTTPExchangeLayer {
+    let logger: Logger
+    let level: Logger.Level
+    let failureLevel: Logger.Level
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        guard logger.logLevel <= level || logger.logLevel <= failureLevel else { return try await next(request) }
+        var metadata: Logger.Metadata = [
+            "request_id": .string(requestID(of: request)),
+            "http.request.method": .string(request.httpMethod ?? "GET"),
+            "url.full": .string(request.url?.redactedString ?? "no URL"),
+        ]
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let (body, head) = try await next(request)
+            metadata["duration_ms"] = .string(milliseconds(clock.now - start))
+            // A streamed body is still arriving: its size is not known yet.
+            metadata.addResponse(head, bodySize: (body as? Data)?.count)
+            logger.log(level: level, "HTTP exchange", metadata: metadata)
+            return (body, head)
+        } catch {
+            // An exchange that failed after it started carries what the engine measured
+            // (URLError.exchangeMetrics): how long it ran on the wire, and how far it got.
+            let measured = ExchangeMetrics(failure: error)
+            metadata["duration_ms"] = .string(milliseconds(measured?.wholeCallDuration ?? clock.now - start))
+            if let measured { metadata.addMetrics(measured) }
+            metadata["error.type"] = .string(errorType(of: error))
+            metadata["error.message"] = .string(readableMessage(for: error))
+            if let attempts = (error as? URLError)?.attemptCount { metadata["attempts"] = .stringConvertible(attempts) }
+            logger.log(level: failureLevel, "HTTP exchange failed", metadata: metadata)
+            throw error
         }
     }
 }
@@ -83,9 +94,9 @@ public func logging(to logger: Logger, level: Logger.Level = .debug, failureLeve
 public let requestIDField = "X-Request-ID"
 
 extension Logger.Metadata {
-    fileprivate mutating func addResponse(_ head: ResponseHead, bodySize: Int) {
+    fileprivate mutating func addResponse(_ head: ResponseHead, bodySize: Int?) {
         self["http.response.status_code"] = .stringConvertible(head.statusCode)
-        self["http.response.body.size"] = .stringConvertible(bodySize)
+        if let bodySize { self["http.response.body.size"] = .stringConvertible(bodySize) }
         self["network.protocol.version"] = .string(head.httpVersion.protocolVersion)
         addMetrics(head.metrics)
     }

@@ -12,7 +12,7 @@ import Synchronization
 /// | metric | type | dimensions |
 /// |---|---|---|
 /// | `<prefix>_requests_total` | `Counter`, one per exchange when it ends | `method`, `host`, `status_class` |
-/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (see below) | `method`, `host`, `status_class` |
+/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (for a streamed call, until its head; see below) | `method`, `host`, `status_class` |
 /// | `<prefix>_requests_in_flight` | `Meter`, up when a call starts and down when it ends | `method`, `host` |
 ///
 /// `status_class` is `1xx` to `5xx` (`other` for a status outside them), or `error` when the
@@ -28,32 +28,40 @@ import Synchronization
 /// dictionary lookup, the clock and the handlers' own work.
 ///
 /// ```swift
-/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [recordingMetrics()])
+/// var policies = Policies()
+/// policies.callLayers = [recordingMetrics()]
+/// let transport = URLSessionTransport(configuration: .init(policies: policies))
 /// ```
 ///
 /// - Parameters:
 ///   - prefix: The start of every metric's label; `courier` by default.
 ///   - factory: The backend; `MetricsSystem.factory` by default.
-public func recordingMetrics(prefix: String = "courier", factory: (any MetricsFactory)? = nil) -> HTTPExchangeLayer {
-    let instruments = ExchangeInstruments(prefix: prefix, factory: factory ?? MetricsSystem.factory)
-    return { exchange in
-        { request in
-            let method = request.httpMethod ?? "GET"
-            let host = request.url?.host ?? "none"
-            let inFlight = instruments.inFlight(method: method, host: host)
-            inFlight.increment()
-            defer { inFlight.decrement() }
-            let clock = ContinuousClock()
-            let start = clock.now
-            do {
-                let answer = try await exchange(request)
-                instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
-                return answer
-            } catch {
-                let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
-                instruments.ended(method: method, host: host, statusClass: "error", after: duration)
-                throw error
-            }
+public func recordingMetrics(prefix: String = "courier", factory: (any MetricsFactory)? = nil) -> some HTTPExchangeLayer {
+    MetricsLayer(instruments: ExchangeInstruments(prefix: prefix, factory: factory ?? MetricsSystem.factory))
+}
+
+/// The layer ``recordingMetrics(prefix:factory:)`` makes.
+private struct MetricsLayer: HTTPExchangeLayer {
+    let instruments: ExchangeInstruments
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        let method = request.httpMethod ?? "GET"
+        let host = request.url?.host ?? "none"
+        let inFlight = instruments.inFlight(method: method, host: host)
+        inFlight.increment()
+        defer { inFlight.decrement() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let answer = try await next(request)
+            instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
+            return answer
+        } catch {
+            let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
+            instruments.ended(method: method, host: host, statusClass: "error", after: duration)
+            throw error
         }
     }
 }

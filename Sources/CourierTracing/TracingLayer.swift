@@ -38,50 +38,59 @@ import Tracing
 /// one, and the layer calls straight through: no span, no injected field.
 ///
 /// ```swift
-/// let client = APIClient(baseURL: baseURL, transport: transport, layers: [tracing()])
+/// var policies = Policies()
+/// policies.callLayers = [tracing()]
+/// let transport = URLSessionTransport(configuration: .init(policies: policies))
 /// ```
 ///
 /// - Parameter tracer: The tracer to start spans with and inject through. By default, at each
 ///   exchange, `InstrumentationSystem.tracer` for the span and `InstrumentationSystem.instrument`
 ///   for the injection, so a task-local `withTracer` scope and every instrument the app
 ///   bootstrapped take part.
-public func tracing(tracer: (any Tracer)? = nil) -> HTTPExchangeLayer {
-    { exchange in
-        { request in
-            let method = request.httpMethod ?? "GET"
-            let spanTracer = tracer ?? InstrumentationSystem.tracer
-            // With no tracer bootstrapped a span would record nothing: skip its cost entirely.
-            if spanTracer is NoOpTracer { return try await exchange(request) }
-            let start = DefaultTracerClock.now
-            let span = spanTracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: start)
-            var end: DefaultTracerClock.Timestamp?
-            defer {
-                if let end { span.end(at: end) } else { span.end() }
+public func tracing(tracer: (any Tracer)? = nil) -> some HTTPExchangeLayer {
+    TracingLayer(tracer: tracer)
+}
+
+/// The layer ``tracing(tracer:)`` makes.
+private struct TracingLayer: HTTPExchangeLayer {
+    let tracer: (any Tracer)?
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        let method = request.httpMethod ?? "GET"
+        let spanTracer = tracer ?? InstrumentationSystem.tracer
+        // With no tracer bootstrapped a span would record nothing: skip its cost entirely.
+        if spanTracer is NoOpTracer { return try await next(request) }
+        let start = DefaultTracerClock.now
+        let span = spanTracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: start)
+        var end: DefaultTracerClock.Timestamp?
+        defer {
+            if let end { span.end(at: end) } else { span.end() }
+        }
+        span.attributes.addRequest(request, method: method)
+        var sent = request
+        if let tracer {
+            tracer.inject(span.context, into: &sent, using: URLRequestInjector())
+        } else {
+            InstrumentationSystem.instrument.inject(span.context, into: &sent, using: URLRequestInjector())
+        }
+        do {
+            let (body, head) = try await ServiceContext.$current.withValue(span.context) { [sent] in
+                try await next(sent)
             }
-            span.attributes.addRequest(request, method: method)
-            var sent = request
-            if let tracer {
-                tracer.inject(span.context, into: &sent, using: URLRequestInjector())
-            } else {
-                InstrumentationSystem.instrument.inject(span.context, into: &sent, using: URLRequestInjector())
+            span.recordResponse(head, startedAt: start)
+            return (body, head)
+        } catch {
+            if let measured = ExchangeMetrics(failure: error) {
+                span.recordMetrics(measured, startedAt: start)
+                end = measured.wholeCallDuration.map { start.advanced(by: $0) }
             }
-            do {
-                let (data, head) = try await ServiceContext.$current.withValue(span.context) {
-                    try await exchange(sent)
-                }
-                span.recordResponse(head, startedAt: start)
-                return (data, head)
-            } catch {
-                if let measured = ExchangeMetrics(failure: error) {
-                    span.recordMetrics(measured, startedAt: start)
-                    end = measured.wholeCallDuration.map { start.advanced(by: $0) }
-                }
-                let failure = RecordedFailure(error)
-                span.attributes["error.type"] = failure.type
-                span.recordError(failure)
-                span.setStatus(SpanStatus(code: .error, message: failure.message))
-                throw error
-            }
+            let failure = RecordedFailure(error)
+            span.attributes["error.type"] = failure.type
+            span.recordError(failure)
+            span.setStatus(SpanStatus(code: .error, message: failure.message))
+            throw error
         }
     }
 }

@@ -25,6 +25,10 @@ protocol ExchangeHead: SendableMetatype {
     func redirected(after hops: [ExchangeMetrics]) -> Self
     /// This head, answering after the earlier `attempts` were retried.
     func retried(after attempts: [ExchangeAttempt]) -> Self
+    /// This head as a user's layer reads it; nil when the response is not HTTP.
+    var responseHead: ResponseHead? { get }
+    /// The head of this shape a user's layer answered with, or nil when it cannot be one.
+    static func answering(_ head: ResponseHead) -> Self?
 }
 
 extension ResponseHead: ExchangeHead {
@@ -55,6 +59,10 @@ extension ResponseHead: ExchangeHead {
         head.metrics.attempts = attempts
         return head
     }
+
+    var responseHead: ResponseHead? { self }
+
+    static func answering(_ head: ResponseHead) -> ResponseHead? { head }
 }
 
 extension URLResponse: ExchangeHead {
@@ -78,4 +86,9 @@ extension URLResponse: ExchangeHead {
     func redirected(after hops: [ExchangeMetrics]) -> Self { self }
 
     func retried(after attempts: [ExchangeAttempt]) -> Self { self }
+
+    /// Wraps the response; ``ResponseHead/urlResponse`` hands it back as it was.
+    var responseHead: ResponseHead? { ResponseHead(self) }
+
+    static func answering(_ head: ResponseHead) -> Self? { head.urlResponse as? Self }
 }

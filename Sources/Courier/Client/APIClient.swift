@@ -35,21 +35,20 @@ public struct APIClient: Sendable {
         self.init(baseURL: baseURL, exchange: Courier.exchange(networking), decoder: decoder, encoder: encoder)
     }
 
-    /// A client over a transport: requests go through its policies, then through `layers`
-    /// (the first outermost; observability such as `logging(to:)`, `recordingMetrics()` and
-    /// `tracing()`), answers keep their ``ResponseHead`` (no Foundation response is built unless
-    /// asked for), and ``stream(_:uploading:)`` streams through the transport.
+    /// A client over a transport: requests go through its policies (layers of your own, such
+    /// as `logging(to:)`, `recordingMetrics()` and `tracing()`, go there too: see
+    /// ``Policies/callLayers``), answers keep their ``ResponseHead`` (no Foundation response is
+    /// built unless asked for), and ``stream(_:uploading:)`` streams through the transport.
     ///
     /// ```swift
     /// let transport = try CurlTransport()
     /// let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, transport: transport)
     /// ```
     public init(
-        baseURL: URL, transport: some HTTPTransport, layers: [HTTPExchangeLayer] = [],
-        decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
+        baseURL: URL, transport: some HTTPTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
     ) {
         self.init(
-            baseURL: baseURL, exchange: layered(transport.exchange, layers), streaming: transport.streaming,
+            baseURL: baseURL, exchange: transport.exchange, streaming: transport.streaming,
             decoder: decoder, encoder: encoder
         )
     }

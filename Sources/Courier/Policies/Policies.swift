@@ -58,6 +58,17 @@ public struct Policies: Sendable, Equatable {
     /// under both engines also refuses any single header line over 100 KiB.
     public var maximumHeaderBytes: Int = 256 << 10
 
+    /// Layers of your own that run once per call, outermost, in this order (the first sees the
+    /// request first): outside error descriptions, the total deadline, retries and redirects.
+    /// Each call of their `next` is a whole call through the policies below, with its own
+    /// deadline. Empty by default. See ``HTTPExchangeLayer``.
+    public var callLayers: [any HTTPExchangeLayer] = []
+
+    /// Layers of your own that run once per hop, innermost, in this order: on every attempt a
+    /// retry makes and every redirect followed, after the cookies are added and the response is
+    /// validated, next to the engine. Empty by default. See ``HTTPExchangeLayer``.
+    public var hopLayers: [any HTTPExchangeLayer] = []
+
     /// The defaults described on each property.
     public init() {}
 
@@ -77,11 +88,12 @@ public struct Policies: Sendable, Equatable {
     /// for a ``Networking`` of your own (a test double, a function over another client) that
     /// should follow redirects, retry and time out as the transports do.
     ///
-    /// The layers, outermost first: error descriptions, the total deadline, retries, redirects,
-    /// then on every hop cookies and response validation. Retries sit inside the deadline, so
-    /// that attempts and the waits between them count against it, and outside redirects, so
-    /// that an attempt is a whole redirect chain and a retry starts again from the request the
-    /// caller made. The limits and the idle timeout are the engine's to enforce.
+    /// The layers, outermost first: ``callLayers``, error descriptions, the total deadline,
+    /// retries, redirects, then on every hop cookies, response validation and ``hopLayers``.
+    /// Retries sit inside the deadline, so that attempts and the waits between them count
+    /// against it, and outside redirects, so that an attempt is a whole redirect chain and a
+    /// retry starts again from the request the caller made. The limits and the idle timeout are
+    /// the engine's to enforce.
     public func apply(to networking: @escaping Networking) -> Networking {
         // Stacked as exchanges and adapted once, rather than each layer adapting on its own.
         Courier.networking(sending: layered(exchange: exchange(sending: networking), exchangeLayers()))
@@ -94,20 +106,29 @@ public struct Policies: Sendable, Equatable {
 
     /// The one list both `layers` and `streamingLayers` are made from.
     func exchangeLayers<Body: ExchangeBody, Head: ExchangeHead>() -> [ExchangeLayer<Body, Head>] {
-        var layers: [ExchangeLayer<Body, Head>] = [errorDescriptionLayer()]
+        var layers: [ExchangeLayer<Body, Head>] = callLayers.map(policyLayer)
+        layers.append(errorDescriptionLayer())
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
         layers.append(retryLayer(retries))
         layers.append(redirectLayer(redirects))
         if let cookies { layers.append(cookieLayer(in: cookies)) }
         layers.append(validationLayer())
+        layers += hopLayers.map(policyLayer)
         return layers
     }
 
-    /// Equal when every policy is; cookie stores are compared by identity.
+    /// Equal when every policy is; cookie stores are compared by identity, and layers by their
+    /// types in order (a layer's settings are its own).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.totalDeadline == rhs.totalDeadline
             && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
             && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
             && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent
+            && layerTypes(lhs.callLayers) == layerTypes(rhs.callLayers)
+            && layerTypes(lhs.hopLayers) == layerTypes(rhs.hopLayers)
+    }
+
+    private static func layerTypes(_ layers: [any HTTPExchangeLayer]) -> [ObjectIdentifier] {
+        layers.map { ObjectIdentifier(type(of: $0)) }
     }
 }

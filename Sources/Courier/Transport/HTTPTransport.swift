@@ -11,7 +11,7 @@ import Foundation
 /// over those two and behaves the same on both: ``data(for:)``, ``stream(for:uploading:)``,
 /// ``networking``, downloads and uploads from files. Choose a transport by configuration with
 /// `TransportKind.makeTransport(…)` in `CourierCurl`, keep it as `any HTTPTransport`, and give it to
-/// ``APIClient/init(baseURL:transport:layers:decoder:encoder:)``.
+/// ``APIClient/init(baseURL:transport:decoder:encoder:)``.
 ///
 /// The two transports are the conformers; the heads and bodies an engine answers with are built
 /// inside Courier. To bring an engine of your own, write a ``Networking`` function (see
