@@ -18,11 +18,16 @@ extension APIClient {
     /// body's ``ResponseBody/metrics`` have the rest once it has been read.
     ///
     /// - Parameter upload: The request body, produced while it is sent; replaces a body the
-    ///   request's method carries.
+    ///   request's method carries. Its ``UploadBody/contentType`` (a multipart form's, with its
+    ///   boundary) is sent unless the request's ``Request/headers`` name a `Content-Type`.
     public func stream(
         _ request: Request<ResponseBody>, uploading upload: UploadBody? = nil
     ) async throws(APIError) -> (ResponseBody, ResponseHead) {
-        let urlRequest = try urlRequest(for: request)
+        var urlRequest = try urlRequest(for: request)
+        if let contentType = upload?.contentType,
+           !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        }
         let method = urlRequest.httpMethod ?? "GET"
         let send = streaming ?? streamingExchange(buffering: dispatcher.exchange)
         let body: ResponseBody

@@ -9,8 +9,8 @@ import Foundation
 /// ```
 ///
 /// A body with a known ``length`` goes out with that `Content-Length`; one without is sent
-/// chunked. Only ``data(_:)`` and ``file(_:)`` bodies can be sent again, which a 307 or 308
-/// redirect needs; a stream cannot, and such a redirect fails with
+/// chunked. Only ``data(_:)``, ``file(_:)`` and ``multipart(_:)`` bodies can be sent again,
+/// which a 307 or 308 redirect needs; a stream cannot, and such a redirect fails with
 /// `URLError(.requestBodyStreamExhausted)`.
 public struct UploadBody: Sendable {
     package enum Source: Sendable {
@@ -25,6 +25,16 @@ public struct UploadBody: Sendable {
 
     /// How many bytes the body has, when known.
     public let length: Int64?
+
+    /// The `Content-Type` the body must be sent with, when it dictates one: a
+    /// ``multipart(_:)`` body's names its boundary. ``APIClient/stream(_:uploading:)`` sends it
+    /// unless the request's headers name a `Content-Type`; with a transport's
+    /// ``HTTPTransport/stream(for:uploading:)``, set it on the `URLRequest`.
+    public package(set) var contentType: String? = nil
+
+    /// Whether a ``Source/chunks(_:)`` source starts again from the beginning each time it is
+    /// produced (it reads files and bytes it holds, not a sequence that is consumed).
+    package var producesAgain = false
 
     /// Called with the count of bytes taken so far, each time the engine takes more (see
     /// ``observingReads(_:)``); starts again from zero when the body is sent again.
@@ -91,7 +101,7 @@ public struct UploadBody: Sendable {
 
     /// Whether the body can be sent a second time, as a 307 or 308 redirect needs.
     package var isReplayable: Bool {
-        if case .chunks = source { false } else { true }
+        if case .chunks = source { producesAgain } else { true }
     }
 
     /// The same body, with `observe` told how many bytes the engine has taken so far each time

@@ -1,0 +1,32 @@
+import Foundation
+
+/// An HTML form sent as `multipart/form-data` (RFC 7578): text fields, bytes in memory and files
+/// read from disk while they are sent.
+///
+/// ```swift
+/// let form = MultipartForm([
+///     .text("title", "Holiday"),
+///     .file("photo", URL(filePath: "/tmp/beach.jpg"), contentType: "image/jpeg"),
+/// ])
+/// let upload = try UploadBody.multipart(form)
+/// let (body, head) = try await client.stream(Request("photos", method: .post), uploading: upload)
+/// ```
+///
+/// A form becomes an ``UploadBody`` with ``UploadBody/multipart(_:)``, which chooses the
+/// boundary and sets the body's ``UploadBody/contentType``; ``APIClient/stream(_:uploading:)``
+/// sends that `Content-Type` unless the request's headers name one. Names and file names are
+/// written as browsers write them (see ``Part``).
+public struct MultipartForm: Sendable, Equatable {
+    /// The parts, in the order they are sent.
+    public var parts: [Part]
+
+    /// A form with `parts`, sent in that order.
+    public init(_ parts: [Part] = []) {
+        self.parts = parts
+    }
+
+    /// Adds `part` after the others.
+    public mutating func append(_ part: Part) {
+        parts.append(part)
+    }
+}
