@@ -31,6 +31,9 @@ struct CurlEngine: Sendable {
         if let problem = RouteCheck.problem(with: configuration) {
             throw CurlError(kind: .option, curlCode: 0, message: problem)
         }
+        if let unreadable = configuration.clientCertificate?.unreadableFileError() {
+            throw unreadable
+        }
         self.configuration = configuration
         bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
         loop = try CurlEventLoop(configuration: configuration)

@@ -52,13 +52,13 @@ extension CurlEventLoop {
         transfer.flushStreamedBody()
         let handle = transfer.withState { $0.handle }
         if let handle { recordMetrics(of: transfer, handle: handle, finished: true) }
-        var failure: URLError?
+        var failure: (any Error)?
         if code != Curl.Code.ok {
             let report = CurlError.ProxyOutcome(
                 code: code, libcurlSaid: handle?.errorMessage ?? Curl.message(forCode: code),
                 connectStatus: Curl.proxyConnectStatus(easy), proxyError: Curl.proxyError(easy)
             )
-            failure = CurlError.transferFailure(
+            failure = CurlError.clientCertificateFailure(report, identity: clientCertificate) ?? CurlError.transferFailure(
                 report, osErrno: Curl.osErrno(easy), stoppedFor: transfer.stopReason, plan: transfer.plan,
                 duringBody: transfer.head.isHandedOver
             )

@@ -107,12 +107,16 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     var nextOverdueCheck = ContinuousClock.now
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
     let recordsMetrics: Bool
+    /// ``CurlTransport/Configuration-swift.struct/clientCertificate``, named in the error libcurl
+    /// reports when it cannot load it.
+    let clientCertificate: CurlTransport.ClientCertificate?
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         // Enough idle handles for a full set of connections to a few hosts; beyond that,
         // handles are destroyed when their transfer ends rather than hoarded.
         pool = CurlEasyHandlePool(configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4))
         recordsMetrics = configuration.recordsMetrics
+        clientCertificate = configuration.clientCertificate
         let multi = try Curl.multiInit()
         do {
             socketEvents = try CurlSocketEvents(multi: multi)

@@ -3,13 +3,14 @@
 /// Failures on the wire reach callers as `URLError`, with the code URLSession gives for the same
 /// event and this error attached under `NSUnderlyingErrorKey` (see ``underlying(of:)``). A
 /// `CurlError` is thrown directly only for problems that are not about the exchange: a libcurl
-/// option that failed, a handle that could not be created, or a transport that was shut down.
+/// option that failed, a handle that could not be created, a transport that was shut down, or a
+/// client certificate of the caller's that cannot be used (``Kind/clientCertificateUnusable``).
 public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. New kinds may be added; switch with a `default`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case transfer, option, multi, handleCreation, globalInit, shutDown
-            case responseTooLarge, headersTooLarge
+            case responseTooLarge, headersTooLarge, clientCertificateUnusable
         }
 
         private let value: Value
@@ -30,6 +31,13 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let responseTooLarge = Kind(value: .responseTooLarge)
         /// The response headers passed ``CurlTransport/Configuration/maximumHeaderBytes``.
         public static let headersTooLarge = Kind(value: .headersTooLarge)
+        /// The configured ``CurlTransport/ClientCertificate`` cannot be used: a file is missing
+        /// or cannot be read (found when the transport is created, before anything is sent), or
+        /// libcurl could not load it (`CURLE_SSL_CERTPROBLEM`, curl's exit code 58: a wrong
+        /// passphrase, a key that does not match the certificate, a file that is not PEM). The
+        /// message names the file and what is wrong with it; it is thrown as it is, not inside a
+        /// `URLError`, because no server had a say in it.
+        public static let clientCertificateUnusable = Kind(value: .clientCertificateUnusable)
 
         public var description: String { "\(value)" }
     }

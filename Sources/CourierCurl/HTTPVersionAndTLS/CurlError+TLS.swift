@@ -12,16 +12,13 @@ extension CurlError {
     /// a client certificate after the client thinks the handshake is done, so libcurl says
     /// CURLE_RECV_ERROR ("SSL_read: … alert certificate required"), which alone reads as a lost
     /// connection. OpenSSL's alert names are stable from 1.1 to 3.x; only a received alert names
-    /// one, so a text with "alert" is always the server's verdict on this client.
+    /// one, so a text with "alert" is always the server's verdict on this client. A client
+    /// certificate libcurl could not load is not the server's doing, and not a `URLError` (see
+    /// ``clientCertificateFailure(_:identity:)``).
     package static func tlsFailure(curlCode: Int, libcurlSaid text: String) -> (code: URLError.Code, message: String)? {
         switch curlCode {
         case Curl.Code.sslPinnedPublicKeyMismatch:
             return (.serverCertificateUntrusted, "the server's public key is not the pinned one (pinnedPublicKey); libcurl said: \(text)")
-        case Curl.Code.sslCertProblem:
-            return (
-                .clientCertificateRejected,
-                "the client certificate or its private key could not be used (a wrong passphrase, a key that does not match the certificate, or a file that is not PEM); libcurl said: \(text)"
-            )
         case Curl.Code.sslConnectError, Curl.Code.recvError, Curl.Code.sendError, Curl.Code.sslClientCert:
             guard let row = alertRows.first(where: { text.contains($0.alert) }) else { return nil }
             return (row.code, "\(row.meaning); libcurl said: \(text)")

@@ -16,7 +16,6 @@ import Testing
         (35, "OpenSSL/3.0.19: error:0A00042E:SSL routines::tlsv1 alert protocol version", .secureConnectionFailed),
         (35, "OpenSSL/3.0.19: error:0A000102:SSL routines::unsupported protocol", .secureConnectionFailed),
         (90, "SSL: public key does not match pinned public key", .serverCertificateUntrusted),
-        (58, "unable to set private key file: '/k.pem' type PEM", .clientCertificateRejected),
         // Not TLS identity: the table's code and libcurl's words stand.
         (35, "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", nil),
         (56, "Recv failure: Connection reset by peer", nil),

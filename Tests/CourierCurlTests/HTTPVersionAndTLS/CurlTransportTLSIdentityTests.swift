@@ -137,25 +137,6 @@ struct CurlTransportTLSIdentityTests {
         }
     }
 
-    /// The key cannot be decrypted: the request fails before the server is asked, and nothing
-    /// the caller sees quotes the passphrase.
-    @Test(arguments: ["not-the-passphrase", nil] as [String?])
-    func anEncryptedKeyWithAWrongPassphraseIsRejectedWithoutQuotingIt(passphrase: String?) async throws {
-        try await withHTTPSServer(.caSigned, demands: .init(clientCertificate: true)) { server, files in
-            let identity = CurlTransport.ClientCertificate(
-                certificatePath: files.clientCertificatePath, privateKeyPath: files.encryptedClientKeyPath, passphrase: passphrase
-            )
-            let error = failure(await outcome(trusting(files) { $0.clientCertificate = identity }, server))
-            #expect(error?.code == .clientCertificateRejected)
-            let texts = [error?.localizedDescription ?? "", "\(String(describing: error))", error.flatMap(CurlError.underlying(of:))?.description ?? ""]
-            #expect(texts[0].contains("passphrase"))
-            for text in texts {
-                #expect(!text.contains("not-the-passphrase"))
-                #expect(!text.contains(files.clientKeyPassphrase))
-            }
-        }
-    }
-
     @Test func aPassphraseNeverAppearsInADescriptionOrADump() {
         var configuration = CurlTransport.Configuration()
         configuration.clientCertificate = .init(certificatePath: "/c.pem", privateKeyPath: "/k.pem", passphrase: "hunter2")
