@@ -18,7 +18,7 @@ struct CookieJarFile {
                 contents = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
             } catch {
                 Terminal.errorLine("\(method) \(url.redactedString): cannot read the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
-                throw ExitCode(1)
+                throw ExitCode(CurlExitCode.readError)
             }
             for skipped in store.load(netscapeCookieFile: contents) {
                 Terminal.errorLine("warning: \(path):\(skipped.lineNumber): \(skipped.reason); line skipped")
@@ -33,7 +33,7 @@ struct CookieJarFile {
             try Data(store.netscapeCookieFile().utf8).write(to: URL(fileURLWithPath: path))
         } catch {
             Terminal.errorLine("\(method) \(url.redactedString): cannot write the cookie jar \(path): \(RequestCommand.describe(fileError: error))")
-            throw ExitCode(1)
+            throw ExitCode(CurlExitCode.writeError)
         }
     }
 }

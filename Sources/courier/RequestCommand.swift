@@ -13,18 +13,45 @@ struct RequestCommand: AsyncParsableCommand {
         commandName: "request",
         abstract: "Send HTTP requests and write the response bodies to stdout.",
         discussion: """
-            Exit codes:
+            Exit codes, curl's for the same failure (curl(1), EXIT CODES):
               0   a response arrived (any status, unless --fail)
-              1   the request failed: refused connection, timeout, too many redirects, a body \
-            over --max-filesize, a header or method the transport refuses, a proxy, Unix socket \
-            or DNS override with --transport urlsession (which cannot honour them), an unreadable -d \
-            @file, or a cookie jar that cannot be read or written
-              22  --fail and the status is 400 or above (as curl); nothing is written to stdout
-              23  the body could not be written (as curl): to stdout, silently when its reader \
-            has gone (`| head`), with one line on stderr otherwise (a full disk); to the -o \
-            file, with one line on stderr (it cannot be created, the disk is full)
-              64  usage error: unknown option, missing URL, bad URL, bad -H, -d with --json, \
-            bad --transport or COURIER_TRANSPORT; one line on stderr, `courier: <message>`
+              1   unsupported protocol: a URL scheme other than http or https; also any \
+            failure curl has no code for
+              3   malformed URL
+              4   an option the transport cannot honour: a proxy, Unix socket, DNS override, \
+            HTTP version or TLS flag with --transport urlsession (nothing is sent)
+              5   could not resolve the proxy's host
+              6   could not resolve the host (a name under .invalid never reaches the network)
+              7   could not connect (refused, unreachable)
+              8   the reply is not HTTP
+              18  the body ended before its Content-Length
+              22  --fail and the status is 400 or above; nothing is written to stdout
+              23  the body or the cookie jar could not be written: to stdout, silently when \
+            its reader has gone (`| head`), with one line on stderr otherwise (a full disk); \
+            to the -o file, with one line on stderr (it cannot be created, the disk is full)
+              26  a -d/--json @file or the cookie jar could not be read
+              28  timed out (--timeout, or no data for the idle timeout)
+              35  the TLS handshake failed (no common version, not TLS, the server refused \
+            the client certificate)
+              47  too many redirects (--max-redirects)
+              52  the server closed the connection without a reply
+              55  sending failed
+              56  receiving failed (the connection was reset)
+              58  the client certificate or its key cannot be used: a file that is missing \
+            or cannot be read (before anything is sent), a wrong passphrase, a key that does not \
+            match, a file that is not PEM
+              60  the server's certificate is not trusted (or not the --pinnedpubkey one: 90)
+              61  the body's Content-Encoding could not be decoded
+              63  the body is over --max-filesize (or the response headers over the limit)
+              64  usage error (curl has 2 for some): unknown option, missing URL, bad -H, -X, \
+            -d with --json, bad --transport or COURIER_TRANSPORT; one line on stderr, \
+            `courier: <message>`
+              92  HTTP/2 stream error
+              97  the proxy refused or failed the handshake (CONNECT, SOCKS)
+            With --transport curl a failure libcurl reports exits with libcurl's own code, as \
+            curl does (so others, such as 27 or 90, can occur). URLSession tells fewer \
+            failures apart: with --transport urlsession a body cut short, a failed send and an \
+            HTTP/2 stream error all exit 56, and any reply that is not HTTP exits 52.
 
             Failures print one line to stderr: the method, the URL and Courier's typed error \
             (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`. \
@@ -121,7 +148,15 @@ struct RequestCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
-        for url in urls { _ = try RequestURL.parse(url) }
+        for url in urls {
+            do {
+                _ = try RequestURL.parse(url)
+            } catch {
+                // curl's codes for a URL it cannot send, not a usage error.
+                Terminal.errorLine("\(error)")
+                throw ExitCode(RequestURL.curlExitCode(rejecting: url))
+            }
+        }
         if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
@@ -137,7 +172,7 @@ struct RequestCommand: AsyncParsableCommand {
         let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
         let failure = { (error: any Error, target: URL) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
-            return ExitCode(1)
+            return ExitCode(CurlExitCode.forFailure(error))
         }
         guard let first = targets.first else { throw ExitCode.validationFailure }
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
@@ -168,7 +203,8 @@ struct RequestCommand: AsyncParsableCommand {
         if let lastFailure { throw lastFailure }
     }
 
-    /// The request for `target`, with its body and headers; exits 1 when a body file cannot be read.
+    /// The request for `target`, with its body and headers; exits 26 when a body file cannot be
+    /// read, as curl does.
     private func makeRequest(method: String, url target: URL) throws -> URLRequest {
         var request = URLRequest(url: target)
         request.httpMethod = method
@@ -180,7 +216,7 @@ struct RequestCommand: AsyncParsableCommand {
         } catch {
             // Not a transport error: the body file could not be read, so say that plainly.
             Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(Self.describe(fileError: error))")
-            throw ExitCode(1)
+            throw ExitCode(CurlExitCode.readError)
         }
         // Through allHTTPHeaderFields, not setValue: FoundationNetworking's setValue drops a
         // value holding CR or LF without a word, and the transport must see it to refuse it.
@@ -324,7 +360,7 @@ struct RequestCommand: AsyncParsableCommand {
         guard fail, head.statusCode >= 400 else { return }
         let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
         Terminal.errorLine(APIError(kind: kind, method: method, url: target, head: head).description)
-        throw ExitCode(22)
+        throw ExitCode(CurlExitCode.httpError)
     }
 
     /// The tool's `User-Agent`, the same on both transports.

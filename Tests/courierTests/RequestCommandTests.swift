@@ -54,7 +54,7 @@ import Testing
         let server = try await TestServer.start()
         let url = server.url("/headers").absoluteString
         let result = try await CourierToolProcess.run(["request", "-H", "X-Bad: a\r\nX-Injected: 1", "--transport", transport, url])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText.contains("invalid header \"X-Bad\""), "\(result.stderrText)")
         #expect(server.requestCount == 0)
@@ -78,12 +78,12 @@ import Testing
     }
 
     @Test(arguments: transports)
-    func refusedConnectionExitsOneWithOneLine(transport: String) async throws {
+    func refusedConnectionExitsSevenWithOneLine(transport: String) async throws {
         let refusing = try await RefusingPort.open()
         let url = refusing.url("/get").absoluteString
         let result = try await CourierToolProcess.run(["request", "--transport", transport, url])
         try await refusing.close()
-        #expect(result.status == 1)
+        #expect(result.status == 7)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1, "\(result.stderrText)")
         #expect(result.stderrText.contains("GET \(url)"))
@@ -91,19 +91,21 @@ import Testing
     }
 
     @Test(arguments: transports)
-    func timeoutExitsOne(transport: String) async throws {
+    func timeoutExitsTwentyEight(transport: String) async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
         let result = try await CourierToolProcess.run(["request", "--timeout", "0.5", "--transport", transport, server.url("/never").absoluteString])
-        #expect(result.status == 1)
+        #expect(result.status == 28)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrText.contains("URLError -1001"))
     }
 
-    @Test func badURLsAreUsageErrors() async throws {
-        for url in ["not a url", "ftp://127.0.0.1/file", "/relative/path"] {
+    /// As curl: 3 for a URL it cannot parse, 1 for a scheme it does not speak; not usage errors.
+    @Test func badURLsExitWithCurlsCodes() async throws {
+        for (url, status) in [("not a url", Int32(3)), ("ftp://127.0.0.1/file", 1), ("/relative/path", 3)] {
             let result = try await CourierToolProcess.run(["request", url])
-            #expect(result.status == 64, "\(url): \(result.stderrText)")
+            #expect(result.status == status, "\(url): \(result.stderrText)")
+            #expect(result.stderrLines.count == 1, "\(url): \(result.stderrText)")
             #expect(result.stderrText.contains("invalid URL"))
         }
     }
@@ -186,7 +188,7 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let url = server.url("/redirect/3").absoluteString
         let limited = try await CourierToolProcess.run(["request", "--transport", transport, "--max-redirects", "1", url])
-        #expect(limited.status == 1)
+        #expect(limited.status == 47)
         #expect(limited.stderrText.contains("too many redirects: stopped after 1 redirects (the limit)"), "\(limited.stderrText)")
 
         let enough = try await CourierToolProcess.run(["request", "--transport", transport, "--max-redirects", "3", url])
@@ -199,10 +201,10 @@ import Testing
 }
 
 extension RequestCommandTests {
-    @Test func unreadableBodyFileExitsOneWithOneLine() async throws {
+    @Test func unreadableBodyFileExitsTwentySixWithOneLine() async throws {
         let path = temporaryPath(".missing")
         let result = try await CourierToolProcess.run(["request", "-d", "@\(path)", "http://127.0.0.1:1/anything"])
-        #expect(result.status == 1)
+        #expect(result.status == 26)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrText.contains("POST http://127.0.0.1:1/anything: cannot read the request body"))
     }

@@ -71,12 +71,12 @@ import Testing
         let refusing = try await RefusingPort.open()
         let url = refusing.url("/get").absoluteString
         let plain = try await CourierToolProcess.run(["request", "--retry", "2", "--retry-delay", "0.01", "--transport", transport, url])
-        #expect(plain.status == 1)
+        #expect(plain.status == 7)
         #expect(!plain.stderrText.contains("attempts"), "\(plain.stderrText)")
         let retried = try await CourierToolProcess.run(
             ["request", "--retry", "2", "--retry-delay", "0.01", "--retry-connrefused", "--transport", transport, url]
         )
-        #expect(retried.status == 1)
+        #expect(retried.status == 7)
         #expect(retried.stderrText.contains("after 3 attempts"), "\(retried.stderrText)")
         try await refusing.close()
     }
