@@ -86,9 +86,10 @@ struct CurlTransportDuplexTests {
 
     /// Many rounds, each a line of a few bytes: every echo must come back before the next line
     /// is produced, so no round can wait for a buffer to fill.
-    @Test func aLongConversationNeverWaitsForABufferToFill() async throws {
+    @Test(arguments: [false, true])
+    func aLongConversationNeverWaitsForABufferToFill(opensWithALine: Bool) async throws {
         try await withCurlTransport { server, transport in
-            let conversation = DuplexConversation(rounds: 200)
+            let conversation = DuplexConversation(rounds: 200, opensWithALine: opensWithALine)
             let request = duplexRequest(server)
             let transcript = try await awaitWithin {
                 try await conversation.hold(over: { try await transport.stream(for: $0, uploading: $1) }, request: request)
@@ -96,5 +97,37 @@ struct CurlTransportDuplexTests {
             #expect(transcript.afterEachRound == (0..<200).map { conversation.sent(through: $0) })
             #expect(transcript.whole == conversation.sent(through: 199))
         }
+    }
+
+    /// Over HTTP/2 (nginx in front of the test server, h2 over TLS, bodies unbuffered both
+    /// ways): the echo of each DATA frame comes back while the request stream is open. The
+    /// first line goes with the request: nginx forwards a request to its upstream only once
+    /// the first DATA frame arrived, so a conversation whose server speaks first cannot pass it.
+    @Test func aConversationCompletesOverHTTP2() async throws {
+        let server = try await TestServer.start()
+        do {
+            try await withHTTP2Proxy(upstreamPort: server.port) { proxy, files in
+                var configuration = CurlTransport.Configuration()
+                configuration.caBundlePath = files.caBundlePath
+                let transport = try CurlTransport(configuration: configuration)
+                var request = URLRequest(url: proxy.tlsURL("/duplex-echo"))
+                request.httpMethod = "POST"
+                let conversation = DuplexConversation(rounds: 5, opensWithALine: true)
+                let result = await outcome { [request] in
+                    try await awaitWithin {
+                        try await conversation.hold(over: { try await transport.stream(for: $0, uploading: $1) }, request: request)
+                    }
+                }
+                await transport.shutdown()
+                let transcript = try result.get()
+                #expect(transcript.head.httpVersion == .http2)
+                #expect(transcript.afterEachRound == (0..<5).map { conversation.sent(through: $0) })
+                #expect(transcript.whole == conversation.sent(through: 4))
+            }
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
     }
 }
