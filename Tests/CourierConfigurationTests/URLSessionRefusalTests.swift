@@ -29,7 +29,10 @@ import Testing
 
     @Test(arguments: 0..<refused.count)
     func theSameKeyIsHonouredOnCurl(_ index: Int) throws {
-        let (key, value, _) = Self.refused[index]
+        var (key, value, _) = Self.refused[index]
+        // The curl transport opens a client certificate's file when it is created; any readable
+        // file passes, what it holds is read at a handshake.
+        if key == "courier.tls.clientCertificate" { value = #filePath }
         let config = ConfigReader(provider: InMemoryProvider(values: [
             "courier.transport": "curl",
             key: .init(.string(value), isSecret: false),
