@@ -19,6 +19,8 @@ enum CurlExitCode {
     static let readError: Int32 = 26
     /// curl's 22: `--fail` and a status of 400 or above.
     static let httpError: Int32 = 22
+    /// curl's 33: `-C` asked for a range and the answer was not it.
+    static let rangeError: Int32 = 33
     /// Not curl's (curl uses 2 for some of them): an unknown option, a missing or malformed
     /// argument, as ArgumentParser exits for a `ValidationError`.
     static let usageError: Int32 = 64

@@ -13,14 +13,15 @@ struct OutputFile {
     let descriptor: CInt
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for writing, creating it (mode 0666 less the umask) or truncating it.
-    init(path: String) throws(FileDescriptorOutput.Failure) {
+    /// Opens `path` for writing, creating it (mode 0666 less the umask) or truncating it; with
+    /// `appending`, writing after what it holds, as curl's `-C` does.
+    init(path: String, appending: Bool = false) throws(FileDescriptorOutput.Failure) {
         if path == "-" {
             descriptor = STDOUT_FILENO
             ownsDescriptor = false
             return
         }
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let opened = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o666)
         guard opened >= 0 else { throw FileDescriptorOutput.Failure(errnoCode: errno) }
         descriptor = opened
         ownsDescriptor = true

@@ -31,9 +31,9 @@ struct RequestCommand: AsyncParsableCommand {
             to the -o file, with one line on stderr (it cannot be created, the disk is full)
               26  a -d/--json @file or the cookie jar could not be read
               28  timed out (--timeout, or no data for the idle timeout)
+              33  -C asked for a range and the server did not send it (see -C)
               35  the TLS handshake failed (no common version, not TLS, the server refused \
             the client certificate)
-              42  the request was cancelled
               47  too many redirects (--max-redirects)
               52  the server closed the connection without a reply
               55  sending failed
@@ -47,7 +47,6 @@ struct RequestCommand: AsyncParsableCommand {
               64  usage error (curl has 2 for some): unknown option, missing URL, bad -H, -X, \
             -d with --json, bad --transport or COURIER_TRANSPORT; one line on stderr, \
             `courier: <message>`
-              65  a body that cannot be sent again had to be, for a redirect or a retry
               92  HTTP/2 stream error
               97  the proxy refused or failed the handshake (CONNECT, SOCKS)
             With --transport curl a failure libcurl reports exits with libcurl's own code, as \
@@ -73,7 +72,8 @@ struct RequestCommand: AsyncParsableCommand {
 
             With -o the body is written to the file as it arrives, and a progress bar is drawn \
             on stderr when stderr is a terminal (not with -s). What arrived before a failure \
-            stays in the file, as with curl. A body written to a file has no size limit unless \
+            stays in the file, as with curl; -C resumes it (curl's exit 33 when the server does \
+            not send the range asked for; see -C). A body written to a file has no size limit unless \
             --max-filesize gives one, as with curl: the limit exists to bound the memory of a \
             body held whole, for stdout.
 
@@ -148,6 +148,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "HTTP version and TLS (curl's flags)")
     var httpVersionAndTLS: HTTPVersionAndTLSOptions
 
+    @OptionGroup(title: "Resuming (curl's -C)")
+    var continueAt: ContinueAtOptions
+
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
         for url in urls {
@@ -160,6 +163,7 @@ struct RequestCommand: AsyncParsableCommand {
             }
         }
         if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
+        try continueAt.validate(output: output)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
@@ -303,8 +307,9 @@ struct RequestCommand: AsyncParsableCommand {
             values.total = ContinuousClock.now - started
             write(values)
         }
+        let offset = continueAt.offset(resuming: output)
         do {
-            (body, head) = try await streaming(request, nil)
+            (body, head) = try await streaming(continueAt.request(request, from: offset), nil)
         } catch {
             meter?.finish()
             try jar?.save(method: method, url: target)
@@ -315,6 +320,7 @@ struct RequestCommand: AsyncParsableCommand {
         values = WriteOut.Values(head: head, metrics: head.metrics, httpVersion: try spokenVersion(of: head))
         try jar?.save(method: method, url: target)
         do {
+            if try continueAt.skipsBody(of: head, offset: offset, failing: fail, method: method, url: target) { meter?.finish(); return }
             try check(head, method: method, url: target)
         } catch {
             meter?.finish()
@@ -322,7 +328,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let file: OutputFile
         do {
-            file = try OutputFile(path: output)
+            file = try OutputFile(path: output, appending: (offset ?? 0) > 0)
         } catch {
             meter?.finish()
             Terminal.errorLine("\(method) \(target.redactedString): cannot create \(output): \(error.description)")
