@@ -14,6 +14,7 @@ extension TestServer {
         Route("/cookies", cookies),
         Route("/cookies/set", setCookies),
         Route("/basic-auth/{user}/{password}", basicAuth),
+        Route("/bearer/{key}/{token}", bearer),
         // Redirects
         Route("/redirect/{count}", relativeRedirect),
         Route("/relative-redirect/{count}", relativeRedirect),
