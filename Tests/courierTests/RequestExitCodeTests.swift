@@ -56,6 +56,31 @@ import Testing
         #expect(result.status == 52, "\(result.stderrText)")
     }
 
+    /// libcurl tells a body cut short (18) from a lost connection; URLSession does not (56).
+    @Test(arguments: transports)
+    func aBodyCutShortExitsEighteenOnCurlAndFiftySixOnURLSession(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await run(transport, [server.url("/truncate/1000").absoluteString])
+        #expect(result.status == (transport == "curl" ? 18 : 56), "\(result.stderrText)")
+    }
+
+    /// A reply that is not HTTP: libcurl's and curl's 1 ("Received HTTP/0.9 when not allowed");
+    /// URLSession reports it as it reports an empty reply, 52.
+    @Test(arguments: transports)
+    func aReplyThatIsNotHTTPExitsOneOnCurlAndFiftyTwoOnURLSession(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await run(transport, [server.url("/status-line/ssh-banner").absoluteString])
+        #expect(result.status == (transport == "curl" ? 1 : 52), "\(result.stderrText)")
+    }
+
+    /// Proxies are the curl transport's; a proxy's name under .invalid is never resolved.
+    @Test func anUnresolvableProxyExitsFive() async throws {
+        let result = try await run("curl", ["-x", "http://courier-exit-codes.invalid:3128", "http://127.0.0.1:1/get"])
+        #expect(result.status == 5, "\(result.stderrText)")
+    }
+
     /// TLS spoken to a port that answers plain HTTP.
     @Test(arguments: transports)
     func tlsToAPlainHTTPPortExitsThirtyFive(transport: String) async throws {
