@@ -19,6 +19,7 @@ import Testing
 @testable import CourierSSEOverview
 @testable import StreamingDownload
 @testable import StreamingMetrics
+@testable import StreamingResume
 @testable import StreamingSequence
 
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
@@ -159,6 +160,24 @@ import Testing
                 let (firstByte, total) = try await timeDownload(of: server.url("/delay/0.1"), over: transport)
                 #expect(try #require(firstByte, "\(name)") >= .milliseconds(100), "\(name)")
                 #expect(try #require(total, "\(name)") >= firstByte ?? .zero, "\(name)")
+            }
+        }
+        await curl.shutdown()
+        await urlSession.shutdown()
+    }
+
+    /// The server cuts the first answer half-way; the snippet's retry resumes it with a 206.
+    @Test func theResumeSnippetFinishesACutDownloadOverBothTransports() async throws {
+        let curl = try CurlTransport()
+        let urlSession = URLSessionTransport()
+        let transports: [(String, any HTTPTransport)] = [("urlsession", urlSession), ("curl", curl)]
+        try await withTestServer { server in
+            for (name, transport) in transports {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: file) }
+                let response = try await downloadImage(from: server.url("/range/400000?seed=3&cut_at=150000"), to: file, transport: transport)
+                #expect((response as? HTTPURLResponse)?.statusCode == 206, "\(name)")
+                #expect(try Data(contentsOf: file) == TestServer.deterministicBytes(count: 400_000, seed: 3), "\(name)")
             }
         }
         await curl.shutdown()
