@@ -15,6 +15,9 @@ import Foundation
 ///
 /// The wait before a reconnection is the server's `retry` time after a stream that ended
 /// cleanly, and otherwise the policy's backoff (never shorter than the server's `retry` time).
+/// A 429 or 503 with `Retry-After` waits what it asks instead of the backoff, as the retry
+/// policy does; one that asks past ``Courier/RetryPolicy/maximumRetryAfter`` ends the sequence
+/// with that response's error.
 /// ``Courier/RetryPolicy/maximumAttempts`` bounds the connections in a row that deliver no event,
 /// the one before them included, so `maximumAttempts: 1` never reconnects; a connection that
 /// delivers an event starts the count again. ``Courier/RetryPolicy/maximumRetryTime`` bounds the
@@ -168,7 +171,17 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
             }
             let backoff = policy.backoff(beforeRetry: attempts, random: sequence.random())
             let asked = parser.reconnectionTime.map(\.seconds)
-            let seconds = error == nil ? (asked ?? backoff) : Swift.max(asked ?? 0, backoff)
+            var seconds = error == nil ? (asked ?? backoff) : Swift.max(asked ?? 0, backoff)
+            if let retryAfter = error.flatMap(retryAfterSeconds) {
+                // As the retry layer treats it: the server's wait replaces the backoff, and one
+                // past the policy's bound makes this response the answer.
+                guard retryAfter <= policy.maximumRetryAfter else {
+                    isFinished = true
+                    if let error { throw error }
+                    return
+                }
+                seconds = Swift.max(asked ?? 0, retryAfter)
+            }
             let wait = Duration.milliseconds(Int64((Swift.min(seconds, URLRequest.maximumTimeoutInterval) * 1000).rounded(.up)))
             if let deadline, clock.now + wait > deadline { throw finish(with: deadlineError()) }
             if let limit = policy.maximumRetryTime, let attemptsStart, (clock.now + wait - attemptsStart).seconds > limit {
@@ -185,6 +198,14 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
                 ))
             }
             try checkCancellation()
+        }
+
+        /// The seconds a 429 or 503 asked for in `Retry-After` (RFC 9110 §10.2.3), if any.
+        private func retryAfterSeconds(_ error: any Error) -> TimeInterval? {
+            guard let error = error as? APIError, let head = error.head, head.statusCode == 429 || head.statusCode == 503,
+                  let value = head.value(forHTTPHeaderField: "Retry-After")
+            else { return nil }
+            return RetryAfter.seconds(in: value, now: Date())
         }
 
         /// Whether the policy retries a stream that failed with `error`.

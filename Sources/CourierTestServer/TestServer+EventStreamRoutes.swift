@@ -40,7 +40,8 @@ extension TestServer {
     /// `EventSource` reconnecting with `Last-Event-ID` sees a server that drops it now and then.
     ///
     /// A request with `Last-Event-ID: n` gets the events after `n`; once none are left, the
-    /// answer is `after_last` (default 204, 200...599) with no body. `retry_ms`, when given,
+    /// answer is `after_last` (default 204, 200...599) with no body, and with `Retry-After:
+    /// retry_after` when `retry_after` is given. `retry_ms`, when given,
     /// opens each stream with `retry: retry_ms`. With `fault=lose` the connection is closed
     /// before the chunked body's end, a lost connection rather than a stream that ended.
     /// Every request counts as a visit of `{key}:{Last-Event-ID}` (`none` with no field), so a
@@ -59,7 +60,10 @@ extension TestServer {
         guard let last = lastEventID.map({ Int($0) }) ?? 0, (0...count).contains(last) else {
             return .reply(.badRequest("Last-Event-ID must be an event ID of this stream"))
         }
-        guard last < count else { return .reply(.empty(HTTPResponseStatus(statusCode: afterLast))) }
+        guard last < count else {
+            let headers: HTTPHeaders = request.query("retry_after").map { ["Retry-After": $0] } ?? [:]
+            return .reply(.empty(HTTPResponseStatus(statusCode: afterLast), headers: headers))
+        }
         var stream = retry >= 0 ? "retry: \(retry)\n\n" : ""
         for index in (last + 1)...min(last + perConnection, count) {
             stream += "id: \(index)\ndata: \(index)\n\n"

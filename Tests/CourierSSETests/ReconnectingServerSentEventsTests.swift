@@ -46,6 +46,26 @@ import Testing
         }
     }
 
+    /// A 503 with `Retry-After` is waited as it asks, in place of the backoff; one that asks
+    /// past the policy's bound ends the sequence with that response at once.
+    @Test(arguments: ServerSentEventsTests.transports)
+    func retryAfterReplacesTheBackoffUpToThePolicysBound(kind: TransportKind) async throws {
+        try await withClient(kind) { client, server, waits in
+            let url = server.url("/sse/resumable/ra?count=2&per_connection=2&retry_ms=1500&after_last=503&retry_after=7")
+            await #expect(throws: APIError.self, "\(kind)") {
+                for try await _ in events(client, url, waits) {}
+            }
+            #expect(await waits.all == [.milliseconds(1500), .seconds(7)], "\(kind)")
+            #expect(server.visits("ra:2") == 2, "\(kind)")
+            let tooLong = server.url("/sse/resumable/rb?count=2&per_connection=2&retry_ms=1500&after_last=503&retry_after=3600")
+            await #expect(throws: APIError.self, "\(kind)") {
+                for try await _ in events(client, tooLong, waits) {}
+            }
+            #expect(await waits.all == [.milliseconds(1500), .seconds(7), .milliseconds(1500)], "\(kind)")
+            #expect(server.visits("rb:2") == 1, "\(kind)")
+        }
+    }
+
     /// With no `retry` from the server, every wait is the policy's backoff, its jitter drawn from
     /// the random source: half of 2 s less a quarter, then of 4 s.
     @Test(arguments: ServerSentEventsTests.transports)

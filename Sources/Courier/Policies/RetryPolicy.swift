@@ -167,10 +167,10 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// The `Retry-After` field of RFC 9110 §10.2.3: `delay-seconds` or an `HTTP-date`.
-enum RetryAfter {
+package enum RetryAfter {
     /// The seconds `value` asks the client to wait from `now`; 0 for a date in the past, `nil`
     /// for a value that is neither form.
-    static func seconds(in value: String, now: Date) -> TimeInterval? {
+    package static func seconds(in value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
