@@ -14,8 +14,10 @@ struct CourierTool: AsyncParsableCommand {
         abstract: "Courier's command-line tool: demo, request, parity and bench on URLSession or libcurl.",
         discussion: """
             A usage error (unknown option, missing or malformed argument, bad URL) is one line \
-            on stderr, `courier: <message>`, and exit status 64. A failed write to stdout (a \
-            closed pipe, a full disk) ends any subcommand with exit status 23, as curl does.
+            on stderr, `courier: <message>`, and exit status 64; `courier request` exits with \
+            curl's codes for its failures, a bad URL included (see `courier help request`). A \
+            failed write to stdout (a closed pipe, a full disk) ends any subcommand with exit \
+            status 23, as curl does.
             """,
         // With libcurl's version, which decides much of what the curl transport can do.
         version: "courier \(courierVersion) (libcurl \(CurlTransport.libcurlVersion))",

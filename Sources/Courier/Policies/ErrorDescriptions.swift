@@ -98,7 +98,10 @@ extension URLError {
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid:
             "the server's certificate is not trusted"
-        case .clientCertificateRejected, .clientCertificateRequired: "the server wants a client certificate"
+        // Both are the server's verdict; a certificate of the caller's that cannot even be
+        // loaded is no URLError (CourierCurl's CurlError.Kind.clientCertificateUnusable).
+        case .clientCertificateRequired: "the server requires a client certificate"
+        case .clientCertificateRejected: "the server refused the client certificate"
         case .requestBodyStreamExhausted: "the request body stream cannot be sent again"
         case .userAuthenticationRequired: "the server requires authentication"
         case .zeroByteResource: "the response is empty"
