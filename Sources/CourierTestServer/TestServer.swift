@@ -46,6 +46,10 @@ import NIOPosix
 /// - `/cookies/set?k=v…`: `Set-Cookie` per pair and a 302 to `/cookies`, which answers
 ///   `{"cookies": {name: value}}`.
 /// - `/basic-auth/{user}/{password}`: 200 `{"authenticated": true, "user": …}` or 401.
+/// - `/range/{n}`: `n` bytes with a strong `ETag` and `Last-Modified`, honouring one `Range` and
+///   `If-Range` (206, 416); query switches for a weak or no validator, zeros, ignoring the range,
+///   a misplaced 206 and a cut after `cut_at` bytes. `/range/changing/{key}/{n}`: a new version
+///   on every visit. See `TestServer+RangeRoutes.swift`.
 /// - `/close`: closes the connection without answering. `/truncate/{n}`: announces `n` bytes,
 ///   sends `n / 2`, closes.
 /// - `/never`: reads the request and never answers, holding the connection open until the

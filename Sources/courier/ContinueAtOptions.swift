@@ -16,7 +16,7 @@ import Foundation
 /// any other answer with a body (a 200, a 206 elsewhere, an error page without `--fail`) exits
 /// 33 without touching the file, curl's "HTTP server doesn't seem to support byte ranges".
 struct ContinueAtOptions: ParsableArguments {
-    @Option(name: [.customShort("C"), .customLong("continue-at")], help: ArgumentHelp("Resume the -o FILE download at OFFSET bytes, appending what the server sends after it; - takes OFFSET from FILE's size. As curl: no If-Range, and exit 33 when the server does not send that range (see below).", valueName: "offset"))
+    @Option(name: [.customShort("C"), .customLong("continue-at")], help: ArgumentHelp("Resume the -o FILE download at OFFSET bytes (- for FILE's size, 0 when it does not exist) with Range: bytes=OFFSET-, appending a 206 that starts there. As curl: a 416 keeps FILE and exits 0, even with --fail; any other answer with a body (a 200, a 206 elsewhere) exits 33 and leaves FILE as it was. Unlike the library's download(for:to:), no If-Range is sent (so a changed file is not noticed) and a 200 is not written over FILE. Needs -o FILE, where curl would also resume to stdout.", valueName: "offset"))
     var continueAt: String?
 
     func validate() throws {
