@@ -164,6 +164,7 @@ let package = Package(
                 "CourierCurl",
                 "CourierCombine",
                 "CourierParity",
+                "CourierSSE",
                 "CourierTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -102,6 +102,26 @@ extension TestServer {
 
     private static let endlessLineUnit = ByteBuffer(repeating: UInt8(ascii: "x"), count: Reply.defaultChunkSize)
 
+    /// `/sse/flood/{bytes}`: events of 1 KiB each (`data: ` and 1,016 `x`), `bytes` rounded
+    /// down to whole 64 KiB blocks of them, written as the socket drains: a long stream whose
+    /// reader's memory must not grow with it.
+    static func serverSentEventsFlood(_ request: RouteRequest) -> RouteAction {
+        guard let bytes = request.integer("bytes", in: 0...(1 << 40)) else { return .reply(.badRequest("bytes must be 0...2^40")) }
+        return .reply(
+            Reply(
+                status: .ok,
+                headers: ["Content-Type": "text/event-stream"],
+                body: .repeated(prefix: ByteBuffer(), unit: floodUnit, times: bytes / floodUnit.readableBytes, suffix: ByteBuffer()),
+                framing: .chunked
+            )
+        )
+    }
+
+    private static let floodUnit: ByteBuffer = {
+        let event = "data: " + String(repeating: "x", count: 1016) + "\n\n"
+        return ByteBuffer(string: String(repeating: event, count: 64))
+    }()
+
     /// The query parameter `name` as an integer within `range`, `fallback` when absent, or `nil`
     /// when present but not such an integer: the caller answers 400.
     private static func queryInteger(_ request: RouteRequest, _ name: String, default fallback: Int, in range: ClosedRange<Int>) -> Int? {

@@ -38,6 +38,7 @@ extension TestServer {
         // Server-sent events
         Route("/sse", serverSentEvents),
         Route("/sse/endless-line", serverSentEventsEndlessLine),
+        Route("/sse/flood/{bytes}", serverSentEventsFlood),
         Route("/sse/resumable/{key}", serverSentEventsResumable),
         // Faults
         Route("/close", { _ in .closeConnection }),

@@ -4,6 +4,7 @@ import FoundationNetworking
 import ArgumentParser
 import Courier
 import CourierCurl
+import CourierSSE
 import Foundation
 
 /// `courier stream-probe`: one streamed exchange and nothing else, for `scripts/stream-memory`,
@@ -22,9 +23,11 @@ struct StreamProbeCommand: AsyncParsableCommand {
         case uploadFile = "upload-file"
         /// PUT `--bytes` zeros from an `AsyncSequence` to the URL.
         case uploadStream = "upload-stream"
+        /// GET the URL and read its body as server-sent events, keeping none.
+        case events
     }
 
-    @Argument(help: "download, upload-file or upload-stream.")
+    @Argument(help: "download, upload-file, upload-stream or events.")
     var mode: Mode
 
     @Argument(help: "The http URL.")
@@ -47,7 +50,7 @@ struct StreamProbeCommand: AsyncParsableCommand {
         var request = URLRequest(url: target)
         let upload: UploadBody?
         switch mode {
-        case .download:
+        case .download, .events:
             upload = nil
         case .uploadFile:
             guard let file else { throw ValidationError("upload-file needs --file") }
@@ -64,6 +67,13 @@ struct StreamProbeCommand: AsyncParsableCommand {
                 var received: Int64 = 0
                 for try await chunk in body { received += Int64(chunk.count) }
                 Terminal.line("status \(status), received \(received) bytes")
+            } else if mode == .events {
+                var (events, bytes) = (0, 0)
+                for try await event in body.serverSentEvents() {
+                    events += 1
+                    bytes += event.data.utf8.count
+                }
+                Terminal.line("status \(status), \(events) events, \(bytes) bytes of data")
             } else {
                 // The sink's answer, {"bytes": n}, says how much arrived.
                 Terminal.line("status \(status), \(String(decoding: try await body.collect(upTo: 4096), as: UTF8.self))")
