@@ -34,6 +34,7 @@ struct RequestCommand: AsyncParsableCommand {
               33  -C asked for a range and the server did not send it (see -C)
               35  the TLS handshake failed (no common version, not TLS, the server refused \
             the client certificate)
+              42  the request was cancelled
               47  too many redirects (--max-redirects)
               52  the server closed the connection without a reply
               55  sending failed
@@ -47,6 +48,7 @@ struct RequestCommand: AsyncParsableCommand {
               64  usage error (curl has 2 for some): unknown option, missing URL, bad -H, -X, \
             -d with --json, bad --transport or COURIER_TRANSPORT; one line on stderr, \
             `courier: <message>`
+              65  a body that cannot be sent again had to be, for a redirect or a retry
               92  HTTP/2 stream error
               97  the proxy refused or failed the handshake (CONNECT, SOCKS)
             With --transport curl a failure libcurl reports exits with libcurl's own code, as \
