@@ -18,6 +18,7 @@ import Testing
 @testable import CourierOverview
 @testable import CourierSSEOverview
 @testable import StreamingDownload
+@testable import StreamingDuplex
 @testable import StreamingMetrics
 @testable import StreamingResume
 @testable import StreamingSequence
@@ -25,6 +26,22 @@ import Testing
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
 /// server on 127.0.0.1 where they take a base URL. Never any other network.
 @Suite struct DocCSnippetTests {
+    @Test func aChatHearsEachAnswerBeforeTheNextQuestion() async throws {
+        let answers = try await withTestServer { server in
+            let transport = try CurlTransport()
+            let url = server.url("/duplex-echo")
+            do {
+                let answers = try await awaitWithin { try await chat(["hello", "again"], at: url, over: transport) }
+                await transport.shutdown()
+                return answers
+            } catch {
+                await transport.shutdown()
+                throw error
+            }
+        }
+        #expect(answers == ["hello", "again"])
+    }
+
     @Test func userServiceReportsAMissingUserAsNotFound() async throws {
         let kind = try await withTestServer { server in
             do throws(APIError) {
