@@ -19,7 +19,7 @@ struct RequestCommand: AsyncParsableCommand {
             failure curl has no code for
               3   malformed URL
               4   an option the transport cannot honour: a proxy, Unix socket, DNS override, \
-            HTTP version or TLS flag with --transport urlsession (nothing is sent)
+            HTTP version or TLS flag, or -T -, with --transport urlsession (nothing is sent)
               5   could not resolve the proxy's host
               6   could not resolve the host (a name under .invalid never reaches the network)
               7   could not connect (refused, unreachable)
@@ -61,6 +61,15 @@ struct RequestCommand: AsyncParsableCommand {
             A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
+
+            -T FILE sends the file, read while it is sent, with its Content-Length, by PUT \
+            unless -X says otherwise; a URL ending in / gets the file's name, as curl does. \
+            -T - sends stdin chunked, each piece as soon as it is read (curl waits to fill its \
+            buffer), and the response can arrive while stdin is still open: with -N, which \
+            writes the body to stdout as it arrives rather than once it is complete, a process \
+            can hold a conversation through the tool. Only the curl transport reads a response \
+            while its body is still being sent, so -T - is refused (4) with --transport \
+            urlsession. -T - and -N take one URL.
 
             -x, -U, --noproxy, --unix-socket, --resolve and --connect-to take curl's syntax. \
             Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
@@ -153,6 +162,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Resuming (curl's -C)")
     var continueAt: ContinueAtOptions
 
+    @OptionGroup(title: "Uploads and streaming (curl's -T and -N)")
+    var stream: StreamingOptions
+
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
         for url in urls {
@@ -167,6 +179,7 @@ struct RequestCommand: AsyncParsableCommand {
         if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
         try continueAt.validate(output: output)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
+        try stream.validate(urlCount: urls.count, otherBodyGiven: data != nil || json != nil, output: output)
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
         if let maxFilesize, maxFilesize < 0 { throw ValidationError("--max-filesize must be 0 or more") }
@@ -176,16 +189,17 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let targets = try urls.map(RequestURL.parse)
-        let method = (method ?? (data != nil || json != nil ? "POST" : "GET"))
+        let targets = try urls.map(RequestURL.parse).map(stream.target)
+        let method = (method ?? stream.impliedMethod ?? (data != nil || json != nil ? "POST" : "GET"))
         let failure = { (error: any Error, target: URL) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
             return ExitCode(CurlExitCode.forFailure(error))
         }
         guard let first = targets.first else { throw ExitCode.validationFailure }
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
-        if let output {
-            try await download(try makeRequest(method: method, url: first), to: output, jar: jar) { failure($0, first) }
+        let upload = try stream.upload(method: method, url: first)
+        if let output = output ?? stream.output {
+            try await download(try makeRequest(method: method, url: first), to: output, jar: jar, upload: upload) { failure($0, first) }
             return
         }
         // One transport for every URL, so a later one reuses the connection an earlier one
@@ -194,7 +208,8 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            exchange = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl).exchange
+            let made = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl)
+            exchange = upload.map { StreamingOptions.exchange(sending: $0, over: made.streaming, limit: maximumBodyBytes) } ?? made.exchange
         } catch {
             throw failure(error, first)
         }
@@ -279,7 +294,7 @@ struct RequestCommand: AsyncParsableCommand {
     /// `-o FILE`: the body is written to the file chunk by chunk as the transport's streaming
     /// API hands it over, so memory stays bounded whatever its size.
     private func download(
-        _ request: URLRequest, to output: String, jar: CookieJarFile?, failure: (any Error) -> ExitCode
+        _ request: URLRequest, to output: String, jar: CookieJarFile?, upload: UploadBody?, failure: (any Error) -> ExitCode
     ) async throws {
         let method = request.httpMethod ?? "GET"
         let target = request.url ?? URL(fileURLWithPath: "/")
@@ -311,7 +326,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let offset = continueAt.offset(resuming: output)
         do {
-            (body, head) = try await streaming(continueAt.request(request, from: offset), nil)
+            (body, head) = try await streaming(continueAt.request(request, from: offset), upload)
         } catch {
             meter?.finish()
             try jar?.save(method: method, url: target)
@@ -379,7 +394,7 @@ struct RequestCommand: AsyncParsableCommand {
     /// `--max-filesize`, 0 meaning none; without it, none for `-o` and the policies' default
     /// for stdout, whose body is held whole in memory first.
     private var maximumBodyBytes: Int {
-        guard let maxFilesize else { return output == nil ? Policies().maximumResponseBytes : Int.max }
+        guard let maxFilesize else { return (output ?? stream.output) == nil ? Policies().maximumResponseBytes : Int.max }
         return maxFilesize == 0 ? Int.max : maxFilesize
     }
 
@@ -388,9 +403,10 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// The curl engine's settings from the HTTP version and TLS flags; throws
-    /// `RequestError.unsupportedOption` for a flag URLSession cannot honour, and warns on stderr
+    /// `RequestError.unsupportedOption` for a flag URLSession cannot honour (these, or `-T -`), and warns on stderr
     /// that `-k` turns verification off.
     private func httpVersionAndTLSConfiguration(for transport: TransportKind) throws -> CurlTransport.Configuration {
+        if let refusal = stream.refusal(for: transport) { throw refusal }
         let configuration = httpVersionAndTLS.curlConfiguration()
         if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
             throw refusal
