@@ -27,10 +27,10 @@ extension CurlEasyHandle {
                 try Curl.set(easy, .sslKey, key)
             }
             // libcurl copies the passphrase; the configuration keeps its own copy, as it keeps
-            // every other setting, for as long as the transport lives.
-            if let passphrase = identity.passphrase {
-                try Curl.set(easy, .keyPassword, passphrase)
-            }
+            // every other setting, for as long as the transport lives. With none, an empty one:
+            // left unset, OpenSSL asks for an encrypted key's passphrase on the terminal, and a
+            // library must never stop to prompt; empty, the key fails as with a wrong one.
+            try Curl.set(easy, .keyPassword, identity.passphrase ?? "")
         }
     }
 }
