@@ -76,6 +76,20 @@ import Testing
         }
     }
 
+    /// Many events in large chunks, each cut where a chunk ends: every one arrives whole.
+    @Test(arguments: transports)
+    func aFloodOfEventsArrivesWholeAndInOrder(kind: TransportKind) async throws {
+        try await withEventStreamClient(kind) { client, server in
+            var (count, wrong) = (0, 0)
+            for try await event in try await client.events(Request<ResponseBody>(url: server.url("/sse/flood/4194304"))) {
+                count += 1
+                if event.data.utf8.count != 1016 || event.data.contains(where: { $0 != "x" }) { wrong += 1 }
+            }
+            #expect(count == 4096, "\(kind)")
+            #expect(wrong == 0, "\(kind)")
+        }
+    }
+
     @Test(arguments: transports)
     func aLineThatNeverEndsFailsWithTheLimit(kind: TransportKind) async throws {
         try await withEventStreamClient(kind) { client, server in
