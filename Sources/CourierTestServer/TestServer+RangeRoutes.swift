@@ -14,9 +14,10 @@ extension TestServer {
     /// The query changes one thing each: `seed=` the bytes (``DeterministicBytes``),
     /// `fill=zeros` zeros instead (cheap for gigabytes), `etag=weak` or `etag=none`,
     /// `last_modified=none`, `ignore_range=1` a 200 whatever was asked, `misplace=1` a 206 that
-    /// starts at byte 0 whatever was asked, and `cut_at=K` closes the connection once the bytes
+    /// starts at byte 0 whatever was asked, `cut_at=K` closes the connection once the bytes
     /// before offset `K` of the representation are sent (a response that starts at or past `K` is
-    /// whole).
+    /// whole), and `interval_ms=I` pauses `I` ms after each 64 KiB of an answer that starts at
+    /// byte 0, so a first download is still under way when a test acts and its resumption is not.
     static func rangeBytes(_ request: RouteRequest) -> RouteAction {
         guard let count = request.integer("count", in: 0...maximumZerosBodySize), let seed = rangeSeed(request) else {
             return .reply(.badRequest("count must be 0...\(maximumZerosBodySize)"))
@@ -28,7 +29,8 @@ extension TestServer {
         }
         let representation = RangedRepresentation(
             count: count, seed: seed, zeros: request.query("fill") == "zeros", entityTag: entityTag,
-            lastModified: request.query("last_modified") == "none" ? nil : Self.rangeEpoch
+            lastModified: request.query("last_modified") == "none" ? nil : Self.rangeEpoch,
+            interval: request.query("interval_ms").flatMap(Int64.init).map { min(max($0, 1), 60_000) }
         )
         return .reply(representation.reply(to: request))
     }
@@ -66,6 +68,8 @@ private struct RangedRepresentation {
     var zeros: Bool
     var entityTag: String?
     var lastModified: Date?
+    /// A pause after each chunk of the body, for a download still under way when a test acts.
+    var interval: Int64?
 
     func reply(to request: RouteRequest, cutting: Bool = true) -> Reply {
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
@@ -116,7 +120,9 @@ private struct RangedRepresentation {
         } else {
             content = .deterministicRange(sent, seed: seed, chunkSize: Reply.defaultChunkSize)
         }
-        return Reply(status: status, headers: headers, body: content, framing: framing)
+        var reply = Reply(status: status, headers: headers, body: content, framing: framing)
+        reply.chunkInterval = range.lowerBound == 0 ? interval.map { .milliseconds($0) } : nil
+        return reply
     }
 
     /// What a `Range` field asks of a body: the whole of it, bytes that do not exist, or a range.

@@ -51,6 +51,27 @@ import Testing
     }
 
     @Test(arguments: TransportKind.configured)
+    func aCancelledDownloadKeepsWhatArrivedForTheNextCall(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let destination = Destination()
+        // A chunk a second: 46 s for the whole body, so the cancel comes while it arrives
+        // however slow the machine; a download that ignored the cancel would reach the limit.
+        // The resumed answer, which does not start at byte 0, comes without the pauses.
+        let slow = server.url("/range/\(Self.count)?seed=10&interval_ms=1000")
+        let file = destination.file
+        let task = Task { try await transport.download(URLRequest(url: slow), to: file) }
+        while destination.bytes.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        task.cancel()
+        await #expect(throws: (any Error).self) { _ = try await task.value }
+        let kept = destination.bytes.count
+        #expect(kept > 0 && kept < Self.count)
+        #expect(destination.hasRecord)
+        let response = try await transport.download(URLRequest(url: slow), to: destination.file)
+        #expect(status(response) == 206)
+        #expect(destination.bytes == TestServer.deterministicBytes(count: Self.count, seed: 10))
+    }
+
+    @Test(arguments: TransportKind.configured)
     func aStrongLastModifiedServesWhenThereIsNoEntityTag(_ transport: TransportKind) async throws {
         let server = try sharedServer()
         let destination = Destination()

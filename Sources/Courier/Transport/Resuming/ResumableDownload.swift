@@ -15,9 +15,9 @@ package enum ResumableDownload {
         let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming
         let recordLocation = ResumeRecord.location(for: file)
         var plan = ResumePlan(request: request, fileSize: size(of: file), record: ResumeRecord.load(from: recordLocation))
-        // One start-over at most: a server that answers 416 to a request without a range too
-        // gets that answer back, not a loop.
-        for _ in 0..<2 {
+        // Ends within two requests: only a plan with a range starts over, and the plan it starts
+        // over with has none, so a second 416 is returned as it is.
+        while true {
             let (body, head) = try await networking(plan.request(from: request), nil)
             let action = plan.action(statusCode: head.statusCode, contentRange: head.value(forHTTPHeaderField: "Content-Range"))
             switch action {
@@ -40,10 +40,6 @@ package enum ResumableDownload {
                 return head.urlResponse
             }
         }
-        throw URLError(.badServerResponse, userInfo: [
-            NSLocalizedDescriptionKey: "\(describe(request)): the server answered 416 to a request without a range",
-            NSURLErrorFailingURLErrorKey: request.url as Any,
-        ])
     }
 
     /// Truncates `file` at `offset` (creating it when missing), stores the record for a new
