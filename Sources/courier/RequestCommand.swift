@@ -29,7 +29,7 @@ struct RequestCommand: AsyncParsableCommand {
               23  the body or the cookie jar could not be written: to stdout, silently when \
             its reader has gone (`| head`), with one line on stderr otherwise (a full disk); \
             to the -o file, with one line on stderr (it cannot be created, the disk is full)
-              26  a -d/--json @file or the cookie jar could not be read
+              26  a -d/--json @file, a -F file or the cookie jar could not be read
               28  timed out (--timeout, or no data for the idle timeout)
               33  -C asked for a range and the server did not send it (see -C)
               35  the TLS handshake failed (no common version, not TLS, the server refused \
@@ -46,7 +46,7 @@ struct RequestCommand: AsyncParsableCommand {
               61  the body's Content-Encoding could not be decoded
               63  the body is over --max-filesize (or the response headers over the limit)
               64  usage error (curl has 2 for some): unknown option, missing URL, bad -H, -X, \
-            -d with --json, bad --transport or COURIER_TRANSPORT; one line on stderr, \
+            -d with --json, -F with -d or --json, bad --transport or COURIER_TRANSPORT; one line on stderr, \
             `courier: <message>`
               65  a body that cannot be sent again had to be, for a redirect or a retry
               92  HTTP/2 stream error
@@ -61,6 +61,16 @@ struct RequestCommand: AsyncParsableCommand {
             A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
 
             Requests send `User-Agent: courier/<version>` unless -H sets one.
+
+            -F sends a multipart/form-data body (RFC 7578) with curl's syntax: -F name=value, \
+            -F name=@FILE[;type=MIME][;filename=NAME] for a file, -F 'name=<FILE' for a file's \
+            bytes as a text field; repeatable, one part each, POST unless -X says otherwise. \
+            Files are read while they are sent, whatever their size, and the body goes out with \
+            its Content-Length. A file's type is curl's guess from its extension (.txt, .html, \
+            .png, .jpg, .gif, .svg, .pdf, .xml), application/octet-stream otherwise. Names and \
+            file names are escaped as browsers and curl do (\" as %22, CR as %0D, LF as %0A). \
+            Several files in one -F (name=@a,b), ;headers= and ;encoder= are refused (64). \
+            Should a file contain the random boundary, the upload stops there and fails.
 
             -T FILE sends the file, read while it is sent, with its Content-Length, by PUT \
             unless -X says otherwise; a URL ending in / gets the file's name, as curl does. \
@@ -165,6 +175,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Uploads and streaming (curl's -T and -N)")
     var stream: StreamingOptions
 
+    @OptionGroup(title: "Multipart forms (curl's -F)")
+    var form: FormOptions
+
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
         for url in urls {
@@ -179,7 +192,8 @@ struct RequestCommand: AsyncParsableCommand {
         if output != nil, urls.count > 1 { throw ValidationError("-o writes one response: give one URL with it") }
         try continueAt.validate(output: output)
         if data != nil, json != nil { throw ValidationError("give -d or --json, not both") }
-        try stream.validate(urlCount: urls.count, otherBodyGiven: data != nil || json != nil, output: output)
+        try form.validate(data: data, json: json)
+        try stream.validate(urlCount: urls.count, otherBodyGiven: data != nil || json != nil || !form.fields.isEmpty, output: output)
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must be 0 or more") }
         if let maxFilesize, maxFilesize < 0 { throw ValidationError("--max-filesize must be 0 or more") }
@@ -190,14 +204,14 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try urls.map(RequestURL.parse).map(stream.target)
-        let method = (method ?? stream.impliedMethod ?? (data != nil || json != nil ? "POST" : "GET"))
+        let method = (method ?? stream.impliedMethod ?? (data != nil || json != nil || !form.fields.isEmpty ? "POST" : "GET"))
         let failure = { (error: any Error, target: URL) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
             return ExitCode(CurlExitCode.forFailure(error))
         }
         guard let first = targets.first else { throw ExitCode.validationFailure }
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
-        let upload = try stream.upload(method: method, url: first)
+        let upload = try formUpload(method: method, url: first) ?? stream.upload(method: method, url: first)
         if let output = output ?? stream.output {
             try await download(try makeRequest(method: method, url: first), to: output, jar: jar, upload: upload) { failure($0, first) }
             return
@@ -209,7 +223,8 @@ struct RequestCommand: AsyncParsableCommand {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
             let made = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl)
-            exchange = upload.map { StreamingOptions.exchange(sending: $0, over: made.streaming, limit: maximumBodyBytes) } ?? made.exchange
+            let streaming = FormOptions.settingContentType(over: made.streaming)
+            exchange = upload.map { StreamingOptions.exchange(sending: $0, over: streaming, limit: maximumBodyBytes) } ?? made.exchange
         } catch {
             throw failure(error, first)
         }
@@ -224,6 +239,18 @@ struct RequestCommand: AsyncParsableCommand {
             }
         }
         if let lastFailure { throw lastFailure }
+    }
+
+    /// The `-F` form's body, read once for every URL; exits 26 when a file cannot be read, as
+    /// curl does.
+    private func formUpload(method: String, url target: URL) throws -> UploadBody? {
+        do {
+            return try form.upload()
+        } catch {
+            let reason = (error as? MultipartFormError)?.description ?? Self.describe(fileError: error)
+            Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(reason)")
+            throw ExitCode(CurlExitCode.readError)
+        }
     }
 
     /// The request for `target`, with its body and headers; exits 26 when a body file cannot be
@@ -305,7 +332,7 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
+            streaming = FormOptions.settingContentType(over: layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers))
         } catch {
             throw failure(error)
         }

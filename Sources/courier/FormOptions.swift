@@ -1,0 +1,57 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ArgumentParser
+import Courier
+import Foundation
+
+/// curl's `-F/--form` for `courier request`: a `multipart/form-data` body, one part per `-F`,
+/// in the order given (see ``FormArgument`` for the syntax).
+///
+/// Files named with `@` and `<` are read while the body is sent, so memory stays bounded
+/// whatever their size; the body has a known length and goes out with `Content-Length`. `-F`
+/// implies POST, and cannot be given with `-d` or `--json`.
+struct FormOptions: ParsableArguments {
+    @Option(name: [.customShort("F"), .customLong("form")], help: ArgumentHelp(
+        "A multipart/form-data field, curl's syntax: name=value, name=@FILE (a file, its name sent; ;type=MIME and ;filename=NAME after it), name=<FILE (a file's bytes as a text field); - reads stdin. Repeatable, one part each; implies POST.",
+        valueName: "name=content"
+    ))
+    var fields: [String] = []
+
+    func validate() throws {
+        for field in fields { _ = try FormArgument(field) }
+    }
+
+    /// A usage error when `-F` is given with another body, as curl refuses to mix them.
+    func validate(data: String?, json: String?) throws {
+        guard !fields.isEmpty, data != nil || json != nil else { return }
+        throw ValidationError("give -F, or -d or --json, not both: a request has one body")
+    }
+
+    /// The form's body, or nil without `-F`; writes curl's warnings for skipped parameters.
+    ///
+    /// - Throws: the file system's error when a file cannot be read or its size is not known;
+    ///   `MultipartFormError` for a `;type=` with a control character.
+    func upload() throws -> UploadBody? {
+        guard !fields.isEmpty else { return nil }
+        var form = MultipartForm()
+        for field in fields {
+            let argument = try FormArgument(field)
+            for warning in argument.warnings { Terminal.errorLine("warning: \(warning)") }
+            form.append(try argument.part())
+        }
+        return try UploadBody.multipart(form)
+    }
+
+    /// `streaming` sending each body's ``UploadBody/contentType`` (a form's, with its boundary)
+    /// unless `-H` set a `Content-Type`, as ``APIClient`` does.
+    static func settingContentType(over streaming: @escaping StreamingNetworking) -> StreamingNetworking {
+        { request, upload in
+            var request = request
+            if let contentType = upload?.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            }
+            return try await streaming(request, upload)
+        }
+    }
+}
