@@ -1,7 +1,7 @@
 /// Which transfers libcurl is given, per connection group (``CurlTransfer/connectionGroup``):
-/// as many as the group's limit (``limit(_:scheme:)``) at once, the rest waiting here in
-/// submission order. A value the event loop feeds events and asks what to start, so its rules
-/// are tested without libcurl or a socket. Curl thread only.
+/// as many as the group's limit (``limit(_:scheme:connections:)``) at once, the rest waiting
+/// here in submission order. A value the event loop feeds events and asks what to start, so its
+/// rules are tested without libcurl or a socket. Curl thread only; one per event loop.
 ///
 /// Generic over the transfer so that tests use stand-ins.
 struct CurlAdmission<Transfer> {
@@ -30,8 +30,11 @@ struct CurlAdmission<Transfer> {
     /// which would make each one an easy handle with its buffers and look at all of them on
     /// every turn: 2,000 requests at once on 64 HTTP/1.1 connections took 51 rather than 76 us
     /// of CPU each, and ran 52% faster (Benchmarks/README.md).
-    static func limit(_ configuration: CurlTransport.Configuration, scheme: String?) -> Int {
-        let connections = max(1, configuration.maximumConnectionsPerHost)
+    ///
+    /// `connections` is what the loop may hold to the host: its share of the per-host limit
+    /// (``CurlLoopAssignment``), the whole limit when nil.
+    static func limit(_ configuration: CurlTransport.Configuration, scheme: String?, connections: Int? = nil) -> Int {
+        let connections = max(1, connections ?? configuration.maximumConnectionsPerHost)
         guard configuration.httpVersion.multiplexes(scheme: scheme) else { return connections }
         let streams = max(1, configuration.maximumConcurrentStreamsPerConnection)
         let (limit, overflow) = connections.multipliedReportingOverflow(by: streams)

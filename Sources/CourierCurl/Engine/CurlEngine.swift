@@ -9,12 +9,12 @@ import Synchronization
 ///
 /// It sends one request and returns its response, whatever the status, a 3xx included: it
 /// follows no redirects, keeps no cookies and has no total deadline. It holds what must sit next
-/// to the wire: the connection pool (in the event loop), the body and header limits checked
+/// to the wire: the connection pools (in the event loops), the body and header limits checked
 /// while bytes arrive, content decoding and TLS. A value of references, so the layers over it
 /// capture it without keeping the transport alive.
 struct CurlEngine: Sendable {
     let configuration: CurlTransport.Configuration
-    let loop: CurlEventLoop
+    let loops: CurlEventLoopGroup
     /// Recycled buffers for large bodies (see ``CurlBodyBufferPool``): enough idle memory for a
     /// full set of connections to one host to receive 1 MiB bodies twice over.
     let bodyPool: CurlBodyBufferPool
@@ -36,7 +36,7 @@ struct CurlEngine: Sendable {
         }
         self.configuration = configuration
         bodyPool = CurlBodyBufferPool(maximumIdleBytes: max(1, configuration.maximumConnectionsPerHost) * 2 * 1024 * 1024)
-        loop = try CurlEventLoop(configuration: configuration)
+        loops = try CurlEventLoopGroup(configuration: configuration)
     }
 
     // The collected answer is made, and built from the transfer's outcome, in synchronous
@@ -47,13 +47,13 @@ struct CurlEngine: Sendable {
 
     /// One exchange answered with Courier's own head: no Foundation response is built.
     func exchange(for request: URLRequest) async throws -> (Data, ResponseHead) {
-        let transfer = try collectingTransfer(for: request)
-        return try Self.exchangeAnswer(await perform(transfer), url: transfer.plan.url)
+        let (transfer, loop) = try collectingTransfer(for: request)
+        return try Self.exchangeAnswer(await perform(transfer, on: loop), url: transfer.plan.url)
     }
 
-    /// The transfer that sends `request` and collects the response's body.
+    /// The transfer that sends `request` and collects the response's body, and its loop.
     @inline(never)
-    private func collectingTransfer(for request: URLRequest) throws -> CurlTransfer {
+    private func collectingTransfer(for request: URLRequest) throws -> (CurlTransfer, CurlEventLoop) {
         try makeTransfer(plan(for: request, upload: nil), streamsBody: false)
     }
 
@@ -72,8 +72,7 @@ struct CurlEngine: Sendable {
     /// exchange's once it has ended. `upload` is sent as libcurl asks for it.
     func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
         let plan = try plan(for: request, upload: upload)
-        let transfer = try makeTransfer(plan, streamsBody: true)
-        let loop = self.loop
+        let (transfer, loop) = try makeTransfer(plan, streamsBody: true)
         // Weak: the transfer holds the storage, and the storage's reader may outlive the transfer.
         let storage = ResponseBodyStorage(bufferSize: configuration.streamBufferSize) { [weak transfer] action in
             guard let transfer else { return }
@@ -85,7 +84,7 @@ struct CurlEngine: Sendable {
         }
         transfer.streamBody(into: storage)
         let body = ResponseBody(storage)
-        guard case .head(let headerBytes, let metrics) = try await perform(transfer),
+        guard case .head(let headerBytes, let metrics) = try await perform(transfer, on: loop),
               let response = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data(), metrics: metrics)
         else {
             throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
@@ -103,25 +102,26 @@ struct CurlEngine: Sendable {
         return plan
     }
 
-    private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> CurlTransfer {
+    /// The transfer for `plan`, and the loop it runs on from submission to its end.
+    private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
         let headerList = try headerLists.list(for: plan.headers)
+        let group = CurlTransfer.connectionGroup(of: plan)
+        let (loop, connections) = loops.place(group: group, multiplexes: configuration.httpVersion.multiplexes(scheme: plan.url.scheme))
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
-            bodyPool: bodyPool, streamsBody: streamsBody
+            bodyPool: bodyPool, streamsBody: streamsBody, connectionGroup: group, connections: connections
         )
         if let upload = plan.upload {
-            let loop = self.loop
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in
                 if let transfer { loop.resumeSending(transfer) }
             })
         }
-        return transfer
+        return (transfer, loop)
     }
 
-    /// One exchange on the curl thread; cancelling the task removes it from libcurl at once.
-    private func perform(_ transfer: CurlTransfer) async throws -> CurlTransferOutcome {
-        let loop = self.loop
-        return try await withTaskCancellationHandler {
+    /// One exchange on `loop`'s thread; cancelling the task removes it from libcurl at once.
+    private func perform(_ transfer: CurlTransfer, on loop: CurlEventLoop) async throws -> CurlTransferOutcome {
+        try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 loop.submit(transfer, resuming: continuation)
             }

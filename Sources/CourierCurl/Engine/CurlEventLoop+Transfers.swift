@@ -37,6 +37,7 @@ extension CurlEventLoop {
             socketEvents.runTimersNext()
             transfer.measurements.startTurn = turn
             running[transfer.id] = transfer
+            startedCount += 1
             admission.started(in: transfer.connectionGroup)
             if transfer.bodyStorage != nil { streaming[transfer.id] = transfer }
             perform(transfer.withState { $0.started(taken) }, for: transfer)

@@ -6,7 +6,8 @@ import Courier
 import Synchronization
 
 /// One thread that owns one multi handle and is the only caller of `curl_multi_*` and of
-/// anything on an easy handle.
+/// anything on an easy handle of its transfers. A transport runs one or several
+/// (``CurlEventLoopGroup``), each with its own connections and admission.
 ///
 /// Other threads talk to it through a locked inbox of commands and a wake-up
 /// (``CurlSocketEvents/wake()``), sent only when the inbox goes from empty to non-empty while
@@ -35,6 +36,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         /// Events a transfer's lifecycle refused as impossible (release builds; debug builds
         /// trap). Always 0 unless the engine has a bug.
         var violations = 0
+        /// Transfers given to libcurl since the loop began, for tests that check where
+        /// requests ran.
+        var started = 0
         var isTerminated = false
     }
 
@@ -96,6 +100,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     var admission = CurlAdmission<CurlTransfer>()
     var isShuttingDown = false
     var violations = 0
+    /// ``Statistics/started``.
+    var startedCount = 0
     private var batch: [Command] = []
     /// What ended transfers are to be told, told only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
@@ -363,7 +369,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
         }
         let waiters = termination.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.statistics = Statistics(violations: violations, isTerminated: true)
+            state.statistics = Statistics(violations: violations, started: startedCount, isTerminated: true)
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -376,7 +382,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             waiting: admission.waitingCount,
             pausedByBackPressure: streaming.isEmpty ? 0 : streaming.values.count { $0.phase == .pausedByBackPressure },
             liveHandles: pool.live,
-            idleHandles: pool.idleCount, violations: violations, isTerminated: false
+            idleHandles: pool.idleCount, violations: violations, started: startedCount, isTerminated: false
         )
         termination.withLock { $0.statistics = current }
     }

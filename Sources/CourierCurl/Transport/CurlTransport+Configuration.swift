@@ -15,6 +15,20 @@ extension CurlTransport {
         /// URLSession's `httpMaximumConnectionsPerHost`.
         public var maximumConnectionsPerHost: Int = 6
 
+        /// How many event loops the transport runs its transfers on: each a thread of its own
+        /// with its own libcurl multi handle and connections, so that one transport can use more
+        /// than one core. Default 1.
+        ///
+        /// Requests to one host over HTTP/1.1 are spread over the loops, each of which keeps
+        /// and reuses its own connections to that host. Requests that may share an HTTP/2
+        /// connection (see ``maximumConcurrentStreamsPerConnection``) go to one loop per origin,
+        /// so they still share one connection. ``maximumConnectionsPerHost`` holds for all the
+        /// loops together: it is split between the loops a host's requests use, so a host never
+        /// uses more loops than it may have connections. From 1 to 256: another value fails
+        /// ``CurlTransport/init(configuration:)`` with a ``CurlError`` of kind
+        /// ``CurlError/Kind/option``.
+        public var eventLoopCount: Int = 1
+
         /// Redirects, limits, the total deadline and the other policies both transports share.
         /// The limits are enforced while receiving; the rest are layers over this engine.
         public var policies = Policies()

@@ -7,8 +7,8 @@ import Foundation
 /// The transport written directly on libcurl's multi interface.
 ///
 /// It answers as URLSession answers — same status, headers, body, final URL and `URLError`
-/// codes — with safer defaults (see ``Configuration``) and one thread per transport doing all
-/// libcurl work. Its engine does one exchange; redirects, the total deadline, retries, response
+/// codes — with safer defaults (see ``Configuration``) and its own threads doing all libcurl
+/// work: one by default, or ``Configuration-swift.struct/eventLoopCount``. Its engine does one exchange; redirects, the total deadline, retries, response
 /// validation and error descriptions are the shared ``Courier/Policies`` layers over it, the
 /// same ones `URLSessionTransport` uses.
 ///
@@ -26,7 +26,7 @@ import Foundation
 /// ``Courier/ResponseBody/trailerFields`` once a body has been read to its end, and the head's
 /// metrics are what libcurl measured.
 ///
-/// Create one transport and share it: each owns one connection pool and one thread. Requests
+/// Create one transport and share it: each owns its connection pools and threads. Requests
 /// still running when it is shut down (or released) fail with ``CurlError/transportShutDown``.
 public final class CurlTransport: HTTPTransport {
     /// The settings this transport was created with.
@@ -36,9 +36,10 @@ public final class CurlTransport: HTTPTransport {
     private let layered: TransportEngine
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
-    /// its thread.
+    /// thread of each event loop.
     ///
-    /// - Throws: ``CurlError`` when libcurl cannot be initialised or refuses a setting.
+    /// - Throws: ``CurlError`` when libcurl cannot be initialised or refuses a setting, or a
+    ///   setting is out of its range.
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
@@ -46,7 +47,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     deinit {
-        core.loop.shutDown()
+        core.loops.shutDown()
     }
 
     /// The configuration's policies.
@@ -76,12 +77,12 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
-    /// with the same error, and releases the thread, connections and handles; returns once all
+    /// with the same error, and releases the threads, connections and handles; returns once all
     /// of it is released. Releasing the last reference to a transport does the same without
     /// waiting.
     public func shutdown() async {
-        core.loop.shutDown()
-        await core.loop.awaitTermination()
+        core.loops.shutDown()
+        await core.loops.awaitTermination()
     }
 
     /// The transport's thread as a `TaskExecutor`, for the lowest latency per request.
@@ -100,28 +101,33 @@ public final class CurlTransport: HTTPTransport {
     /// Everything such a task does between its requests delays every transfer of this
     /// transport, so keep that work small; with many requests in flight the default (responses
     /// built on the global executor's threads, in parallel) is faster. Once the transport is
-    /// shut down, jobs run on the global concurrent executor.
-    public var executor: any TaskExecutor { core.loop }
+    /// shut down, jobs run on the global concurrent executor. With several event loops
+    /// (``Configuration-swift.struct/eventLoopCount``) it is the first loop's thread, and
+    /// requests placed on the other loops hop as by default.
+    public var executor: any TaskExecutor { core.loops.first }
 
     /// The engine's two calls with no policy over them, for tests.
     package var engine: TransportEngine { core.engine }
 
-    /// Whether the caller runs on this transport's thread, for tests.
-    var isOnTransportThread: Bool { core.loop.isCurrentThread }
+    /// Whether the caller runs on one of this transport's threads, for tests.
+    var isOnTransportThread: Bool { core.loops.isCurrentThread }
 
-    /// Counts from the curl thread, for tests.
-    var statistics: CurlEventLoop.Statistics { core.loop.statistics }
+    /// Counts from the curl threads, added up, for tests.
+    var statistics: CurlEventLoop.Statistics { core.loops.statistics }
+
+    /// Each event loop's counts, in the group's order, for tests.
+    var statisticsPerLoop: [CurlEventLoop.Statistics] { core.loops.loops.map(\.statistics) }
 
     /// The same counts for tools of this package (scripts/storms), which cannot see the
     /// event loop's own type.
     package var handleCounts: (running: Int, pausedByBackPressure: Int, liveHandles: Int, idleHandles: Int, violations: Int) {
-        let counts = core.loop.statistics
+        let counts = core.loops.statistics
         return (counts.running, counts.pausedByBackPressure, counts.liveHandles, counts.idleHandles, counts.violations)
     }
 
     /// Returns once ``shutdown()`` has released everything, for tests.
     func awaitTermination() async {
-        await core.loop.awaitTermination()
+        await core.loops.awaitTermination()
     }
 }
 

@@ -112,4 +112,15 @@ import Testing
         configuration.maximumConcurrentStreamsPerConnection = .max
         #expect(Admission.limit(configuration, scheme: "https") == .max)
     }
+
+    /// A loop given a share of the per-host limit runs that many transfers of a host at once.
+    @Test func theLimitOfALoopIsItsShareOfTheConnections() {
+        var configuration = CurlTransport.Configuration()
+        configuration.maximumConnectionsPerHost = 6
+        configuration.maximumConcurrentStreamsPerConnection = 10
+        #expect(Admission.limit(configuration, scheme: "http", connections: 2) == 2)
+        #expect(Admission.limit(configuration, scheme: "https", connections: 2) == 20)
+        #expect(Admission.limit(configuration, scheme: "http", connections: 0) == 1)
+        #expect(Admission.limit(configuration, scheme: "http", connections: nil) == 6)
+    }
 }

@@ -22,8 +22,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The requests that share this one's per-host connection limit (see ``CurlAdmission``),
     /// worked out on the submitting task.
     let connectionGroup: String
-    /// How many transfers of ``connectionGroup`` may run at once (see
-    /// ``CurlAdmission/limit(_:scheme:)``).
+    /// How many transfers of ``connectionGroup`` may run at once on this transfer's loop (see
+    /// ``CurlAdmission/limit(_:scheme:connections:)``).
     let admissionLimit: Int
 
     /// Where a streamed body goes; nil when the body is collected.
@@ -43,16 +43,19 @@ final class CurlTransfer: @unchecked Sendable {
     var stopReason: CurlStopReason?
 
     /// `streamsBody` hands the head over as soon as it is complete and the body to a reader
-    /// (see ``streamBody(into:)``); otherwise the body is collected.
+    /// (see ``streamBody(into:)``); otherwise the body is collected. `connectionGroup` is the
+    /// plan's, when the caller has worked it out already; `connections` is what the transfer's
+    /// loop may hold to its host (see ``CurlAdmission/limit(_:scheme:connections:)``).
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
-        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false
+        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false,
+        connectionGroup: String? = nil, connections: Int? = nil
     ) {
         self.id = id
         self.plan = plan
         self.headerList = headerList
-        connectionGroup = Self.connectionGroup(of: plan)
-        admissionLimit = CurlAdmission<CurlTransfer>.limit(configuration, scheme: plan.url.scheme)
+        self.connectionGroup = connectionGroup ?? Self.connectionGroup(of: plan)
+        admissionLimit = CurlAdmission<CurlTransfer>.limit(configuration, scheme: plan.url.scheme, connections: connections)
         lifecycle = Locked(State(streams: streamsBody))
         head = CurlHeadCapture(maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamsBody)
         collectedBody = CurlCollectedBody(maximumBytes: configuration.policies.maximumResponseBytes, pool: bodyPool)
