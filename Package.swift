@@ -24,7 +24,7 @@ let snippetModules = [
     "ReadmeURLSession", "ReadmeCurl",
     "CourierOverview", "ChoosingATransportConfiguration", "ChoosingATransportParity",
     "ChoosingATransportParityTests", "PoliciesHardened", "PoliciesRetries", "StreamingDownload",
-    "StreamingMetrics", "StreamingResume", "StreamingSequence", "StreamingUpload", "StreamingDuplex", "ObservabilityClient", "PoliciesLayers", "PoliciesAuthentication",
+    "StreamingMetrics", "StreamingResume", "StreamingSequence", "StreamingUpload", "StreamingMultipart", "StreamingDuplex", "ObservabilityClient", "PoliciesLayers", "PoliciesAuthentication",
     "ComingFromFunctionalNetworking", "ComingFromNetworkingWithFunctions", "ComingFromWireKit",
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",

@@ -20,6 +20,7 @@ import Testing
 @testable import StreamingDownload
 @testable import StreamingDuplex
 @testable import StreamingMetrics
+@testable import StreamingMultipart
 @testable import StreamingResume
 @testable import StreamingSequence
 
@@ -40,6 +41,30 @@ import Testing
             }
         }
         #expect(answers == ["hello", "again"])
+    }
+
+    @Test func aReportFormArrivesWithItsFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-report-\(UUID().uuidString).pdf")
+        try Data("%PDF-1.7 report".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, recorded) = try await withTestServer { server in
+            let transport = URLSessionTransport()
+            let client = APIClient(baseURL: server.url("/anything/"), transport: transport)
+            do {
+                let status = try await uploadReport(file, titled: "Q3", with: client)
+                await transport.shutdown()
+                return (status, server.lastRequest)
+            } catch {
+                await transport.shutdown()
+                throw error
+            }
+        }
+        #expect(status == 200)
+        let request = try #require(recorded)
+        let form = try await ParsedMultipartForm.parse(request.body, contentType: try #require(request.value(for: "Content-Type")))
+        #expect(form.parts.map(\.name) == ["title", "report"])
+        #expect(form.parts.map(\.contentType) == [nil, "application/pdf"])
+        #expect(form.parts.last?.content == Data("%PDF-1.7 report".utf8))
     }
 
     @Test func userServiceReportsAMissingUserAsNotFound() async throws {
