@@ -67,12 +67,13 @@ import Testing
     @Test func aFileThatGrewOrShrankFailsRatherThanBreakTheContentLength() async throws {
         let file = try Self.temporaryFile(Data(count: 10))
         defer { try? FileManager.default.removeItem(at: file) }
+        // A boundary the file's name (a UUID in capitals) cannot hold.
         let form = MultipartForm([.file("f", file)])
-        let shrunk = try MultipartLayout(form: form, nextBoundary: { "B" }, fileSize: { _ in 12 })
+        let shrunk = try MultipartLayout(form: form, nextBoundary: { "XYZZY" }, fileSize: { _ in 12 })
         await #expect(throws: MultipartFormError.fileChangedSize(path: file.path, field: "f", expected: 12, actual: 10)) {
             _ = try await UploadBody.multipart(shrunk).collect()
         }
-        let grown = try MultipartLayout(form: form, nextBoundary: { "B" }, fileSize: { _ in 4 })
+        let grown = try MultipartLayout(form: form, nextBoundary: { "XYZZY" }, fileSize: { _ in 4 })
         await #expect(throws: MultipartFormError.fileChangedSize(path: file.path, field: "f", expected: 4, actual: 10)) {
             _ = try await UploadBody.multipart(grown).collect()
         }
