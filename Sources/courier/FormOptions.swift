@@ -28,11 +28,21 @@ struct FormOptions: ParsableArguments {
         throw ValidationError("give -F, or -d or --json, not both: a request has one body")
     }
 
-    /// The form's body, or nil without `-F`; writes curl's warnings for skipped parameters.
-    ///
+    /// The form's body, read once for every URL, or nil without `-F`; writes curl's warnings
+    /// for skipped parameters. Exits 26 when a file cannot be read, as curl does.
+    func upload(method: String, url target: URL) throws -> UploadBody? {
+        do {
+            return try upload()
+        } catch {
+            let reason = (error as? MultipartFormError)?.description ?? RequestCommand.describe(fileError: error)
+            Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(reason)")
+            throw ExitCode(CurlExitCode.readError)
+        }
+    }
+
     /// - Throws: the file system's error when a file cannot be read or its size is not known;
     ///   `MultipartFormError` for a `;type=` with a control character.
-    func upload() throws -> UploadBody? {
+    private func upload() throws -> UploadBody? {
         guard !fields.isEmpty else { return nil }
         var form = MultipartForm()
         for field in fields {

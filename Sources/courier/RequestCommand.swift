@@ -211,7 +211,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard let first = targets.first else { throw ExitCode.validationFailure }
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
-        let upload = try formUpload(method: method, url: first) ?? stream.upload(method: method, url: first)
+        let upload = try form.upload(method: method, url: first) ?? stream.upload(method: method, url: first)
         if let output = output ?? stream.output {
             try await download(try makeRequest(method: method, url: first), to: output, jar: jar, upload: upload) { failure($0, first) }
             return
@@ -239,18 +239,6 @@ struct RequestCommand: AsyncParsableCommand {
             }
         }
         if let lastFailure { throw lastFailure }
-    }
-
-    /// The `-F` form's body, read once for every URL; exits 26 when a file cannot be read, as
-    /// curl does.
-    private func formUpload(method: String, url target: URL) throws -> UploadBody? {
-        do {
-            return try form.upload()
-        } catch {
-            let reason = (error as? MultipartFormError)?.description ?? Self.describe(fileError: error)
-            Terminal.errorLine("\(method) \(target.redactedString): cannot read the request body: \(reason)")
-            throw ExitCode(CurlExitCode.readError)
-        }
     }
 
     /// The request for `target`, with its body and headers; exits 26 when a body file cannot be
