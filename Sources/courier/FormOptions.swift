@@ -52,16 +52,4 @@ struct FormOptions: ParsableArguments {
         }
         return try UploadBody.multipart(form)
     }
-
-    /// `streaming` sending each body's ``UploadBody/contentType`` (a form's, with its boundary)
-    /// unless `-H` set a `Content-Type`, as ``APIClient`` does.
-    static func settingContentType(over streaming: @escaping StreamingNetworking) -> StreamingNetworking {
-        { request, upload in
-            var request = request
-            if let contentType = upload?.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-            }
-            return try await streaming(request, upload)
-        }
-    }
 }

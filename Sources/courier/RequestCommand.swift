@@ -223,8 +223,7 @@ struct RequestCommand: AsyncParsableCommand {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
             let made = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl)
-            let streaming = FormOptions.settingContentType(over: made.streaming)
-            exchange = upload.map { StreamingOptions.exchange(sending: $0, over: streaming, limit: maximumBodyBytes) } ?? made.exchange
+            exchange = upload.map { StreamingOptions.exchange(sending: $0, over: made.streaming, limit: maximumBodyBytes) } ?? made.exchange
         } catch {
             throw failure(error, first)
         }
@@ -320,7 +319,7 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            streaming = FormOptions.settingContentType(over: layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers))
+            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
         } catch {
             throw failure(error)
         }

@@ -33,6 +33,21 @@ import Testing
         return url
     }
 
+    /// Sent through the transport itself, a request that names no `Content-Type` gets the
+    /// form's, boundary and all; one that names its own keeps it.
+    @Test(arguments: TransportKind.configured)
+    func theTransportNamesTheFormsBoundaryUnlessTheRequestNamesAType(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let upload = try UploadBody.multipart(MultipartForm([.text("a", "1")]))
+        var request = URLRequest(url: server.url("/anything/form"))
+        request.httpMethod = "POST"
+        let (body, _) = try await transport.streaming(request, upload)
+        #expect(try echo(try await body.collect(upTo: 1 << 20)).headerValues("Content-Type") == [try #require(upload.contentType)])
+        request.setValue("multipart/mixed; boundary=own", forHTTPHeaderField: "Content-Type")
+        let (own, _) = try await transport.streaming(request, upload)
+        #expect(try echo(try await own.collect(upTo: 1 << 20)).headerValues("Content-Type") == ["multipart/mixed; boundary=own"])
+    }
+
     @Test(arguments: TransportKind.configured)
     func aFormArrivesAsAStandardParserReadsIt(_ transport: TransportKind) async throws {
         let server = try sharedServer()

@@ -24,9 +24,12 @@ extension APIClient {
         _ request: Request<ResponseBody>, uploading upload: UploadBody? = nil
     ) async throws(APIError) -> (ResponseBody, ResponseHead) {
         var urlRequest = try urlRequest(for: request)
-        if let contentType = upload?.contentType,
+        // The upload replaces the method's body, and so its Content-Type, unless the request's
+        // headers name one.
+        if upload?.contentType != nil,
            !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            urlRequest.setValue(nil, forHTTPHeaderField: "Content-Type")
+            urlRequest = urlRequest.namingContentType(of: upload)
         }
         let method = urlRequest.httpMethod ?? "GET"
         let send = streaming ?? streamingExchange(buffering: dispatcher.exchange)

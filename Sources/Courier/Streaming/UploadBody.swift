@@ -27,9 +27,10 @@ public struct UploadBody: Sendable {
     public let length: Int64?
 
     /// The `Content-Type` the body must be sent with, when it dictates one: a
-    /// ``multipart(_:)`` body's names its boundary. ``APIClient/stream(_:uploading:)`` sends it
-    /// unless the request's headers name a `Content-Type`; with a transport's
-    /// ``HTTPTransport/stream(for:uploading:)``, set it on the `URLRequest`.
+    /// ``multipart(_:)`` body's names its boundary. Every transport's
+    /// ``HTTPTransport/stream(for:uploading:)`` sends it with a request that names no
+    /// `Content-Type`, and ``APIClient/stream(_:uploading:)`` in place of the one a request's
+    /// method body would set, unless the request's headers name one.
     public package(set) var contentType: String? = nil
 
     /// Whether a ``Source/chunks(_:)`` source starts again from the beginning each time it is

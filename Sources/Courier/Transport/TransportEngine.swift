@@ -21,8 +21,23 @@ package struct TransportEngine: Sendable {
         self.stream = stream
     }
 
-    /// This engine with `policies`' layers over both of its calls, in the same order.
+    /// This engine with `policies`' layers over both of its calls, in the same order. Outside
+    /// them all, a streamed request that names no `Content-Type` gets its upload's (a form's,
+    /// with its boundary), so every layer sees the request as it goes out.
     package func applying(_ policies: Policies) -> TransportEngine {
-        TransportEngine(exchange: policies.apply(to: exchange), stream: policies.apply(to: stream))
+        let stream = policies.apply(to: stream)
+        return TransportEngine(exchange: policies.apply(to: exchange)) { request, upload in
+            try await stream(request.namingContentType(of: upload), upload)
+        }
+    }
+}
+
+extension URLRequest {
+    /// This request with `upload`'s ``UploadBody/contentType`` when it names none itself.
+    package func namingContentType(of upload: UploadBody?) -> URLRequest {
+        guard let contentType = upload?.contentType, value(forHTTPHeaderField: "Content-Type") == nil else { return self }
+        var request = self
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        return request
     }
 }
