@@ -1,3 +1,4 @@
+import Courier
 import Synchronization
 
 /// The event loops of one transport, each with its own thread, multi handle and connections
@@ -5,16 +6,16 @@ import Synchronization
 /// each request on one of them (``CurlLoopAssignment``).
 ///
 /// A transfer stays on the loop it was placed on from submission to its end: its
-/// cancellation, its streamed body's and upload's resumptions all go to that loop.
+/// cancellation, its streamed body's and upload's resumptions all go to that loop. It holds a
+/// ``CurlLoopLease`` until then, which tells the assignment when it ended.
 final class CurlEventLoopGroup: Sendable {
     /// The most loops one transport runs: each is a thread and a few descriptors, and past
     /// the cores of any machine more loops only add switches between them.
     static let maximumCount = 256
 
     let loops: [CurlEventLoop]
-    let assignment: CurlLoopAssignment
-    /// Numbers requests in the order they are placed, for ``CurlLoopAssignment``.
-    private let tickets = Atomic<UInt64>(0)
+    let maximumConnectionsPerHost: Int
+    private let assignment: Locked<CurlLoopAssignment>
 
     init(configuration: CurlTransport.Configuration) throws(CurlError) {
         let count = configuration.eventLoopCount
@@ -34,17 +35,22 @@ final class CurlEventLoopGroup: Sendable {
             throw error
         }
         self.loops = loops
-        assignment = CurlLoopAssignment(loopCount: count, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+        maximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
+        assignment = Locked(CurlLoopAssignment(loopCount: count, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost))
     }
 
-    /// The loop a request to `group` runs on, and the connections to its host that loop may
-    /// hold for it.
-    func place(group: String, multiplexes: Bool) -> (loop: CurlEventLoop, connections: Int) {
-        guard loops.count > 1 else { return (loops[0], assignment.maximumConnectionsPerHost) }
-        let ticket = tickets.add(1, ordering: .relaxed).oldValue
-        let placement = assignment.placement(group: group, multiplexes: multiplexes, ticket: ticket)
-        return (loops[placement.loop], placement.connections)
+    /// The loop a request to `group` runs on, the connections to its host that loop may hold
+    /// for it, and the lease the request holds until it ends (none with one loop: there is
+    /// nothing to choose).
+    func place(group: String, multiplexes: Bool) -> (loop: CurlEventLoop, connections: Int, lease: CurlLoopLease?) {
+        guard loops.count > 1 else { return (loops[0], maximumConnectionsPerHost, nil) }
+        let placement = assignment.withLock { $0.place(group: group, multiplexes: multiplexes) }
+        let lease = CurlLoopLease(placement: placement, group: group, assignment: assignment)
+        return (loops[placement.loop], placement.connections, lease)
     }
+
+    /// Hosts whose requests are counted on several loops, for tests.
+    var countedHosts: Int { assignment.withLock { $0.countedHosts } }
 
     /// The loop a task that prefers the transport's executor runs on.
     var first: CurlEventLoop { loops[0] }
@@ -76,4 +82,26 @@ final class CurlEventLoopGroup: Sendable {
 
     /// Whether the caller runs on one of the loops' threads.
     var isCurrentThread: Bool { loops.contains { $0.isCurrentThread } }
+}
+
+/// A request's place on a loop, given back once, when the request ends whichever way, or when
+/// the last reference to it goes.
+final class CurlLoopLease: Sendable {
+    private let placement: CurlLoopAssignment.Placement
+    private let group: String
+    private let assignment: Locked<CurlLoopAssignment>
+    private let isGivenBack = Atomic<Bool>(false)
+
+    init(placement: CurlLoopAssignment.Placement, group: String, assignment: Locked<CurlLoopAssignment>) {
+        self.placement = placement
+        self.group = group
+        self.assignment = assignment
+    }
+
+    deinit { giveBack() }
+
+    func giveBack() {
+        guard !isGivenBack.exchange(true, ordering: .relaxed) else { return }
+        assignment.withLock { $0.ended(placement, group: group) }
+    }
 }

@@ -118,6 +118,9 @@ public final class CurlTransport: HTTPTransport {
     /// Each event loop's counts, in the group's order, for tests.
     var statisticsPerLoop: [CurlEventLoop.Statistics] { core.loops.loops.map(\.statistics) }
 
+    /// Hosts with requests in flight on several event loops, for tests: 0 once all have ended.
+    var hostsInFlightOnSeveralLoops: Int { core.loops.countedHosts }
+
     /// The same counts for tools of this package (scripts/storms), which cannot see the
     /// event loop's own type.
     package var handleCounts: (running: Int, pausedByBackPressure: Int, liveHandles: Int, idleHandles: Int, violations: Int) {

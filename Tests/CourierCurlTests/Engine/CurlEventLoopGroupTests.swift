@@ -41,6 +41,20 @@ struct CurlEventLoopGroupTests {
             #expect(started.allSatisfy { $0 > 0 }, "requests per loop: \(started)")
             #expect(server.acceptedConnectionCount <= 6)
             #expect(transport.statistics.waiting == 0)
+            #expect(transport.hostsInFlightOnSeveralLoops == 0)
+        }
+    }
+
+    /// Requests one after another stay on one loop and reuse its connection.
+    @Test func requestsOneAfterAnotherReuseOneConnection() async throws {
+        try await withCurlTransport(configuration(loops: 3, connectionsPerHost: 6)) { server, transport in
+            for index in 0..<20 {
+                let (data, _) = try await transport.http(request(server.url("/bytes/\(index)")))
+                #expect(data.count == index)
+            }
+            #expect(server.acceptedConnectionCount == 1)
+            #expect(transport.statisticsPerLoop.map(\.started).sorted() == [0, 0, 20])
+            #expect(transport.hostsInFlightOnSeveralLoops == 0)
         }
     }
 
@@ -81,6 +95,7 @@ struct CurlEventLoopGroupTests {
                 transport.statisticsPerLoop.allSatisfy { $0.running == 0 && $0.waiting == 0 && $0.idleHandles == $0.liveHandles }
             }
             #expect(returned, "\(transport.statisticsPerLoop)")
+            #expect(transport.hostsInFlightOnSeveralLoops == 0)
             let (_, response) = try await transport.http(request(server.url("/get")))
             #expect(response.statusCode == 200)
         }
@@ -121,6 +136,7 @@ struct CurlEventLoopGroupTests {
                 #expect(received == DeterministicBytes.data(count: size, seed: UInt64(index)))
             }
             #expect(await pollUntil { transport.statistics.running == 0 })
+            #expect(transport.hostsInFlightOnSeveralLoops == 0)
         }
     }
 

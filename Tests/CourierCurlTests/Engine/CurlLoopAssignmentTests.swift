@@ -1,30 +1,32 @@
 import Testing
 @testable import CourierCurl
 
-/// Which loop of a group takes a request, without libcurl or a socket.
+/// Which loop of a group takes a request, without libcurl or a socket: requests are placed
+/// and ended as the engine does when they are sent and when they end.
 @Suite struct CurlLoopAssignmentTests {
     private let hostA = "http://127.0.0.1:8080 "
     private let hostB = "http://localhost:9090 "
 
-    /// The loops `count` consecutive requests from `ticket` 0 go to, and how many each.
-    private func loopsUsed(_ assignment: CurlLoopAssignment, group: String, multiplexes: Bool = false, count: Int) -> [Int: Int] {
-        (0..<UInt64(count)).reduce(into: [:]) { counts, ticket in
-            counts[assignment.placement(group: group, multiplexes: multiplexes, ticket: ticket).loop, default: 0] += 1
+    /// Places `count` requests that stay in flight; returns how many each loop took.
+    private func placeInFlight(_ count: Int, group: String, in assignment: inout CurlLoopAssignment) -> [Int: Int] {
+        (0..<count).reduce(into: [:]) { counts, _ in
+            counts[assignment.place(group: group, multiplexes: false).loop, default: 0] += 1
         }
+    }
+
+    /// The loops of `group` with their shares.
+    private func shares(_ assignment: CurlLoopAssignment, group: String) -> [Int: Int] {
+        Dictionary(uniqueKeysWithValues: assignment.placements(group: group, multiplexes: false).map { ($0.loop, $0.connections) })
     }
 
     @Test func oneLoopTakesEveryRequestWithTheWholeLimit() {
-        let assignment = CurlLoopAssignment(loopCount: 1, maximumConnectionsPerHost: 6)
-        for ticket: UInt64 in [0, 1, 7, .max] {
-            #expect(assignment.placement(group: hostA, multiplexes: false, ticket: ticket) == .init(loop: 0, connections: 6))
-            #expect(assignment.placement(group: hostA, multiplexes: true, ticket: ticket) == .init(loop: 0, connections: 6))
+        var assignment = CurlLoopAssignment(loopCount: 1, maximumConnectionsPerHost: 6)
+        for _ in 0..<20 {
+            #expect(assignment.place(group: hostA, multiplexes: false) == .init(loop: 0, connections: 6))
+            #expect(assignment.place(group: hostA, multiplexes: true) == .init(loop: 0, connections: 6))
         }
         #expect(assignment.placements(group: hostA, multiplexes: false) == [.init(loop: 0, connections: 6)])
-    }
-
-    @Test func http1RequestsToOneHostAreSpreadOverTheLoops() {
-        let assignment = CurlLoopAssignment(loopCount: 3, maximumConnectionsPerHost: 6)
-        #expect(loopsUsed(assignment, group: hostA, count: 600) == [0: 200, 1: 200, 2: 200])
+        #expect(assignment.countedHosts == 0)
     }
 
     /// The shares add up to the limit whatever the counts, none is 0, and the loops are
@@ -45,39 +47,80 @@ import Testing
         }
     }
 
-    /// Every request is placed on one of its host's loops with that loop's share, and each
-    /// loop gets requests in proportion to its share: a loop is never asked to run more than
-    /// its connections allow while another has room.
-    @Test func requestsGoToTheHostsLoopsInProportionToTheirShares() {
-        for (loops, limit) in [(2, 5), (3, 4), (4, 6), (3, 3), (8, 3), (2, 1)] {
-            let assignment = CurlLoopAssignment(loopCount: loops, maximumConnectionsPerHost: limit)
-            let shares = Dictionary(uniqueKeysWithValues: assignment.placements(group: hostA, multiplexes: false).map { ($0.loop, $0.connections) })
-            for ticket in 0..<UInt64(limit * 10) {
-                let placement = assignment.placement(group: hostA, multiplexes: false, ticket: ticket)
-                #expect(shares[placement.loop] == placement.connections, "\(loops) loops, limit \(limit)")
+    /// Requests one after another go to the same loop, which keeps their connection warm.
+    @Test func requestsOneAfterAnotherStayOnOneLoop() {
+        var assignment = CurlLoopAssignment(loopCount: 3, maximumConnectionsPerHost: 2)
+        let first = assignment.place(group: hostA, multiplexes: false)
+        assignment.ended(first, group: hostA)
+        for _ in 0..<20 {
+            let next = assignment.place(group: hostA, multiplexes: false)
+            #expect(next == first)
+            assignment.ended(next, group: hostA)
+        }
+        #expect(assignment.countedHosts == 0)
+    }
+
+    /// A burst fills the host's first loop up to its share, then the next; beyond every share,
+    /// each loop takes requests in proportion to its share, so no loop's queue runs ahead.
+    @Test func aBurstFillsEachLoopsShareThenQueuesInProportion() {
+        for (loops, limit) in [(2, 5), (3, 4), (4, 6), (3, 3), (8, 3), (2, 6)] {
+            var assignment = CurlLoopAssignment(loopCount: loops, maximumConnectionsPerHost: limit)
+            let shares = shares(assignment, group: hostA)
+            let order = assignment.placements(group: hostA, multiplexes: false)
+            // The first `limit` requests run at once: each loop gets exactly its share, in order.
+            var firstRound: [Int] = []
+            for _ in 0..<limit {
+                let placement = assignment.place(group: hostA, multiplexes: false)
+                #expect(shares[placement.loop] == placement.connections)
+                firstRound.append(placement.loop)
             }
-            let counts = loopsUsed(assignment, group: hostA, count: limit * 10)
-            #expect(counts == shares.mapValues { $0 * 10 }, "\(loops) loops, limit \(limit)")
+            #expect(firstRound == order.flatMap { Array(repeating: $0.loop, count: $0.connections) }, "\(loops) loops, limit \(limit)")
+            let more = placeInFlight(limit * 9, group: hostA, in: &assignment)
+            #expect(more == shares.mapValues { $0 * 9 }, "\(loops) loops, limit \(limit)")
         }
     }
 
+    /// A request that ends frees its loop's place: the next goes there.
+    @Test func anEndedRequestMakesRoomOnItsLoop() {
+        var assignment = CurlLoopAssignment(loopCount: 2, maximumConnectionsPerHost: 4)
+        let placed = (0..<4).map { _ in assignment.place(group: hostA, multiplexes: false) }
+        #expect(Set(placed.map(\.loop)).count == 2)
+        assignment.ended(placed[3], group: hostA)
+        #expect(assignment.place(group: hostA, multiplexes: false) == placed[3])
+        // Ending a request of a host with none in flight changes nothing.
+        assignment.ended(placed[0], group: hostB)
+        #expect(assignment.countedHosts == 1)
+    }
+
+    /// Only hosts with requests in flight are remembered, however many hosts were asked.
+    @Test func hostsAreForgottenOnceTheirRequestsEnd() {
+        var assignment = CurlLoopAssignment(loopCount: 4, maximumConnectionsPerHost: 6)
+        for index in 0..<1_000 {
+            let group = "http://host\(index).example:80 "
+            let placements = (0..<3).map { _ in assignment.place(group: group, multiplexes: false) }
+            for placement in placements { assignment.ended(placement, group: group) }
+        }
+        #expect(assignment.countedHosts == 0)
+    }
+
     @Test func aHostWithOneConnectionUsesOneLoop() {
-        let assignment = CurlLoopAssignment(loopCount: 4, maximumConnectionsPerHost: 1)
+        var assignment = CurlLoopAssignment(loopCount: 4, maximumConnectionsPerHost: 1)
         let placements = assignment.placements(group: hostA, multiplexes: false)
         #expect(placements.count == 1)
         #expect(placements.first?.connections == 1)
-        #expect(loopsUsed(assignment, group: hostA, count: 50).count == 1)
+        #expect(placeInFlight(50, group: hostA, in: &assignment).count == 1)
     }
 
     /// HTTP/2 multiplexes only within one multi handle: an origin's requests all go to one
     /// loop, which may open every connection the limit allows.
     @Test func requestsThatMultiplexGoToOneLoopPerOriginWithTheWholeLimit() {
-        let assignment = CurlLoopAssignment(loopCount: 3, maximumConnectionsPerHost: 6)
+        var assignment = CurlLoopAssignment(loopCount: 3, maximumConnectionsPerHost: 6)
         let loop = CurlLoopAssignment.firstLoop(of: hostA, among: 3)
-        for ticket in 0..<UInt64(100) {
-            #expect(assignment.placement(group: hostA, multiplexes: true, ticket: ticket) == .init(loop: loop, connections: 6))
+        for _ in 0..<100 {
+            #expect(assignment.place(group: hostA, multiplexes: true) == .init(loop: loop, connections: 6))
         }
         #expect(assignment.placements(group: hostA, multiplexes: true) == [.init(loop: loop, connections: 6)])
+        #expect(assignment.countedHosts == 0)
     }
 
     /// Hosts start on loops chosen by a fixed hash, so hosts limited to one connection each
@@ -92,7 +135,7 @@ import Testing
     }
 
     @Test func countsBelowOneAreOne() {
-        let assignment = CurlLoopAssignment(loopCount: 0, maximumConnectionsPerHost: -3)
-        #expect(assignment.placement(group: hostA, multiplexes: false, ticket: 5) == .init(loop: 0, connections: 1))
+        var assignment = CurlLoopAssignment(loopCount: 0, maximumConnectionsPerHost: -3)
+        #expect(assignment.place(group: hostA, multiplexes: false) == .init(loop: 0, connections: 1))
     }
 }

@@ -25,6 +25,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// How many transfers of ``connectionGroup`` may run at once on this transfer's loop (see
     /// ``CurlAdmission/limit(_:scheme:connections:)``).
     let admissionLimit: Int
+    /// Its place on one of several loops, given back when it ends, before whoever waits is
+    /// told, so that a request sent right after it sees its loop free again.
+    let lease: CurlLoopLease?
 
     /// Where a streamed body goes; nil when the body is collected.
     private(set) var bodyStorage: ResponseBodyStorage?
@@ -49,8 +52,9 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
         configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false,
-        connectionGroup: String? = nil, connections: Int? = nil
+        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil
     ) {
+        self.lease = lease
         self.id = id
         self.plan = plan
         self.headerList = headerList
@@ -104,6 +108,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Resumes the awaiting task, or ends a streamed body, as the notice says.
     func deliver(_ notice: State.Notice) {
+        switch notice {
+        case .head: break
+        case .exchange, .failure, .bodyFinished, .bodyFailed: lease?.giveBack()
+        }
         switch notice {
         case .exchange(let continuation): continuation.resume(returning: .exchange(takeExchange()))
         case .head(let continuation):
