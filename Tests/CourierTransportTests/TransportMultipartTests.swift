@@ -129,10 +129,14 @@ import Testing
         do {
             _ = try await Self.client(transport, server: server).stream(Request(marker, method: .post), uploading: upload)
             Issue.record("the upload was sent whole")
-        } catch {
-            // URLSession's engine spools the body first and throws the form's error; libcurl's
-            // wraps it in a URLError whose description carries it.
-            #expect(String(describing: error).contains(expected.description), "\(error)")
+        } catch let error as APIError {
+            // Both engines: the code URLError has for it, and the form's own words.
+            guard case .transport(let underlying) = error.kind, let urlError = underlying as? URLError else {
+                Issue.record("not a transport failure: \(error)")
+                return
+            }
+            #expect(urlError.code == .unknown)
+            #expect(urlError.localizedDescription.contains("producing the request body failed: \(expected.description)"), "\(urlError)")
         }
         #expect(server.lastRequest?.path != "/\(marker)")
     }

@@ -5,9 +5,10 @@ import Foundation
 /// The first case is thrown by ``UploadBody/multipart(_:)`` before anything is sent. The other
 /// two are found while a file is read, when part of the body may have gone out already: the
 /// upload is stopped there, so the server sees a body shorter than its `Content-Length`, never a
-/// complete body framed wrongly. URLSession's engine writes a streamed body to a temporary file
-/// before it sends it, so there they come before any byte is sent, and the call throws this
-/// error itself; libcurl's engine throws a `URLError` whose description carries this one's.
+/// complete body framed wrongly (URLSession's engine writes a streamed body to a temporary file
+/// first, so there no byte is sent). Both engines then fail the call with
+/// `URLError(.unknown)`, as for any request body whose producer threw, described as
+/// `producing the request body failed: ` and this error's words.
 public enum MultipartFormError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A part's `Content-Type` holds CR, LF or another control character, which would end the
     /// part's header early.

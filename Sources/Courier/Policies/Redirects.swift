@@ -105,6 +105,12 @@ extension URLError {
         self.init(code, userInfo: info)
     }
 
+    /// The error both engines end a request with when producing its streamed body threw
+    /// `error`: `.unknown`, as URLError has no code for it, and the producer's words.
+    package static func uploadFailed(_ error: any Error, url: URL?) -> URLError {
+        URLError(.unknown, "producing the request body failed: \(error)", url: url, underlying: error)
+    }
+
     /// The error both engines end a cancelled request with; `what` names what was cancelled
     /// when it is not the request itself (a body being read, for one).
     package static func cancelled(_ what: String = "the request was cancelled", url: URL?) -> URLError {

@@ -44,9 +44,16 @@ extension URLSession {
             case .file(let url):
                 file = url
             case .chunks:
-                let written = try await URLSessionTransport.UploadSpool.write(upload)
-                spool = written
-                file = written.file
+                do {
+                    let written = try await URLSessionTransport.UploadSpool.write(upload)
+                    spool = written
+                    file = written.file
+                } catch is CancellationError {
+                    throw URLError.cancelled(url: request.url)
+                } catch {
+                    // As the curl engine reports a producer that threw while it sent.
+                    throw URLError.uploadFailed(error, url: request.url)
+                }
             }
         }
         let exchange = URLSessionTransport.Exchange(
