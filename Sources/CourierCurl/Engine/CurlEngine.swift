@@ -106,7 +106,8 @@ struct CurlEngine: Sendable {
     private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
         let headerList = try headerLists.list(for: plan.headers)
         let group = CurlTransfer.connectionGroup(of: plan)
-        let (loop, connections, lease) = loops.place(group: group, multiplexes: configuration.httpVersion.multiplexes(scheme: plan.url.scheme))
+        let multiplexes = configuration.httpVersion.multiplexes(scheme: plan.url.scheme)
+        let (loop, connections, lease) = loops.place(group: group, multiplexes: multiplexes)
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
             bodyPool: bodyPool, streamsBody: streamsBody, connectionGroup: group, connections: connections, lease: lease

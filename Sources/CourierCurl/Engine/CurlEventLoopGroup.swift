@@ -9,8 +9,8 @@ import Synchronization
 /// cancellation, its streamed body's and upload's resumptions all go to that loop. It holds a
 /// ``CurlLoopLease`` until then, which tells the assignment when it ended.
 final class CurlEventLoopGroup: Sendable {
-    /// The most loops one transport runs: each is a thread and a few descriptors, and past
-    /// the cores of any machine more loops only add switches between them.
+    /// The most loops one transport runs, so that a mistaken setting cannot ask for thousands
+    /// of threads: each loop is a thread, a multi handle and a few descriptors.
     static let maximumCount = 256
 
     let loops: [CurlEventLoop]
@@ -45,7 +45,8 @@ final class CurlEventLoopGroup: Sendable {
     func place(group: String, multiplexes: Bool) -> (loop: CurlEventLoop, connections: Int, lease: CurlLoopLease?) {
         guard loops.count > 1 else { return (loops[0], maximumConnectionsPerHost, nil) }
         let placement = assignment.withLock { $0.place(group: group, multiplexes: multiplexes) }
-        let lease = CurlLoopLease(placement: placement, group: group, assignment: assignment)
+        // Requests that multiplex always go to their origin's loop: nothing counts them.
+        let lease = multiplexes ? nil : CurlLoopLease(placement: placement, group: group, assignment: assignment)
         return (loops[placement.loop], placement.connections, lease)
     }
 
