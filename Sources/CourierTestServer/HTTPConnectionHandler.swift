@@ -282,13 +282,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func pause(_ transfer: Transfer, for interval: TimeAmount, context: ChannelHandlerContext) {
-        context.flush()
         let next = context.eventLoop.assumeIsolated().scheduleTask(in: interval) { [self] in
             guard case .pausing(let transfer, _) = self.state else { return }
             self.state = .sending(transfer)
             self.continueSending(context: context)
         }
         state = .pausing(transfer, next: next)
+        // After the state says pausing: a flush can make the channel writable again at once,
+        // and `channelWritabilityChanged` would otherwise send the next chunk from the state
+        // still saying sending, then have it overwritten here, so that chunk went out twice.
+        context.flush()
     }
 
     private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {

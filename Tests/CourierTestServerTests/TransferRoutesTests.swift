@@ -26,6 +26,18 @@ import Testing
     }
 
     /// 80 MiB, past the 413 every other route gives at 64 MiB.
+    /// A body paced by a pause after each chunk arrives whole and in order: the pause once
+    /// sent a chunk twice when the flush before it let the socket drain at once.
+    @Test func aBodyPacedByPausesArrivesWholeAndInOrder() async throws {
+        try await withServer { server in
+            let response = try await fetch(server, "/range/3000000?seed=3&interval_ms=1")
+            #expect(response.status == 200)
+            let expected = [UInt8](TestServer.deterministicBytes(count: 3_000_000, seed: 3))
+            let firstDifference = zip(response.body, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(response.body == expected, "\(response.body.count) bytes, first differing at \(firstDifference.map(String.init) ?? "none")")
+        }
+    }
+
     @Test func theSinkCountsABodyOfAnySize() async throws {
         try await withServer { server in
             let chunk = String(repeating: "a", count: 1 << 20)
