@@ -21,6 +21,7 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
+    /// | `curl.eventLoopCount` | int | `1` | 1 to 256 | `eventLoopCount` |
     /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge` | `httpVersion` |
     /// | `tls.clientCertificate` | string | none | a path to a PEM certificate (and its key, unless `tls.privateKey` is set) | `clientCertificate` |
     /// | `tls.privateKey` | string | none | a path to a PEM private key | `clientCertificate` |
@@ -76,6 +77,9 @@ extension CurlTransport.Configuration: EngineSettings {
             default: maximumConcurrentStreamsPerConnection,
             minimum: 1,
             accepted: "a whole number, 1 or more"
+        )
+        eventLoopCount = try reader.integer(
+            "curl.eventLoopCount", default: eventLoopCount, minimum: 1, maximum: 256, accepted: "a whole number, 1 to 256"
         )
         let versions = "automatic, http1.1, http2-prior-knowledge"
         if let name = try reader.string("http.version", accepted: versions) {

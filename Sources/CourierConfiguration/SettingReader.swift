@@ -24,7 +24,9 @@ struct SettingReader {
     }
 
     /// A whole number of at least `minimum`; a number with a fraction is refused, not rounded.
-    func integer(_ key: ConfigKey, default defaultValue: Int, minimum: Int, accepted: String) throws(ConfigurationValueError) -> Int {
+    func integer(
+        _ key: ConfigKey, default defaultValue: Int, minimum: Int, maximum: Int = .max, accepted: String
+    ) throws(ConfigurationValueError) -> Int {
         let found: Int?
         if let int = config.int(forKey: key) {
             found = int
@@ -39,7 +41,7 @@ struct SettingReader {
             try refuseUnusable(key, accepted: accepted)
             return defaultValue
         }
-        guard found >= minimum else { throw error(key, value: String(found), accepted: accepted) }
+        guard found >= minimum, found <= maximum else { throw error(key, value: String(found), accepted: accepted) }
         return found
     }
 

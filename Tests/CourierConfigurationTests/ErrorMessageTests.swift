@@ -45,6 +45,8 @@ import Testing
         Case("courier.retries.statusCodes", .init(.intArray([503, 99]), isSecret: false), #"courier.retries.statusCodes="99" is not accepted; accepted values: a list of status codes, each 100...599"#),
         Case("courier.retries.multiplier", 0.5, #"courier.retries.multiplier="0.5" is not accepted; accepted values: a number, 1 or more (1 waits the same each time)"#),
         Case("courier.curl.maximumConnectionsPerHost", 0, #"courier.curl.maximumConnectionsPerHost="0" \#(whole1)"#),
+        Case("courier.curl.eventLoopCount", 257, #"courier.curl.eventLoopCount="257" is not accepted; accepted values: a whole number, 1 to 256"#),
+        Case("courier.curl.eventLoopCount", 0, #"courier.curl.eventLoopCount="0" is not accepted; accepted values: a whole number, 1 to 256"#),
         Case(
             "courier.curl.connectTimeout",
             -1.5,

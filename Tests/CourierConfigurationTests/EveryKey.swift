@@ -43,6 +43,7 @@ enum EveryKey {
         "courier.curl.recordsMetrics": false,
         "courier.curl.caDirectoryPath": "/etc/courier/certs",
         "courier.curl.maximumConcurrentStreams": 8,
+        "courier.curl.eventLoopCount": 3,
         "courier.http.version": "http2-prior-knowledge",
         "courier.tls.clientCertificate": "/etc/courier/client.pem",
         "courier.tls.privateKey": "/etc/courier/client.key",
@@ -89,7 +90,8 @@ enum EveryKey {
               "caBundlePath": "/etc/courier/ca.pem",
               "recordsMetrics": false,
               "caDirectoryPath": "/etc/courier/certs",
-              "maximumConcurrentStreams": 8
+              "maximumConcurrentStreams": 8,
+              "eventLoopCount": 3
             },
             "http": { "version": "http2-prior-knowledge" },
             "tls": {
@@ -145,6 +147,7 @@ enum EveryKey {
         "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
         "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
+        "COURIER_CURL_EVENT_LOOP_COUNT": "3",
         "COURIER_HTTP_VERSION": "http2-prior-knowledge",
         "COURIER_TLS_CLIENT_CERTIFICATE": "/etc/courier/client.pem",
         "COURIER_TLS_PRIVATE_KEY": "/etc/courier/client.key",
@@ -197,6 +200,7 @@ enum EveryKey {
         curl.recordsMetrics = false
         curl.caDirectoryPath = "/etc/courier/certs"
         curl.maximumConcurrentStreamsPerConnection = 8
+        curl.eventLoopCount = 3
         curl.httpVersion = .http2PriorKnowledge
         curl.clientCertificate = .init(certificatePath: "/etc/courier/client.pem", privateKeyPath: "/etc/courier/client.key", passphrase: "s3cret")
         curl.pinnedPublicKey = "sha256//AAAA"
