@@ -177,6 +177,10 @@ private func curlTransport(connections: Int, recordsMetrics: Bool = true) throws
     var configuration = CurlTransport.Configuration()
     configuration.maximumConnectionsPerHost = connections
     configuration.recordsMetrics = recordsMetrics
+    // `run --loops` measures the same client on 1, 2 and N event loops.
+    if let loops = ProcessInfo.processInfo.environment["COURIER_BENCH_EVENT_LOOPS"].flatMap(Int.init) {
+        configuration.eventLoopCount = loops
+    }
     return try CurlTransport(configuration: configuration)
 }
 
