@@ -20,15 +20,13 @@ import Foundation
 ///   network interceptors.
 ///
 /// ```swift
-/// struct RequestSigning: HTTPExchangeLayer {
-///     let key: String
-///
+/// struct RequestID: HTTPExchangeLayer {
 ///     func send<Body: Sendable>(
 ///         _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
 ///     ) async throws -> (Body, ResponseHead) {
-///         var signed = request
-///         signed.setValue(signature(of: request, key: key), forHTTPHeaderField: "X-Signature")
-///         return try await next(signed)
+///         var tagged = request
+///         tagged.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         return try await next(tagged)
 ///     }
 /// }
 /// ```
