@@ -49,8 +49,8 @@ package struct ParsedMultipartForm: Decodable, Sendable {
             let errors = directory.appendingPathComponent("courier-multipart-err-\(id)")
             defer { for file in [input, output, errors] { try? FileManager.default.removeItem(at: file) } }
             try body.write(to: input)
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             let stdin = try FileHandle(forReadingFrom: input)
             let stdout = try FileHandle(forWritingTo: output)
             let stderr = try FileHandle(forWritingTo: errors)
