@@ -6,9 +6,10 @@ import Foundation
 /// A response body as the policy layers hand it up: `Data` received whole, or a
 /// ``ResponseBody`` still arriving after its head.
 ///
-/// The layers decide everything on the head, the same way for both. Only two policies reach past
-/// the head, into a body that may still be arriving: error descriptions and the total deadline.
-/// This is where the two kinds of body differ.
+/// The layers decide everything on the head, the same way for both. Three policies reach past
+/// the head, into a body that may still be arriving: error descriptions, the total deadline, and
+/// the cache, which stores a body as it is read and answers with one read from its store. This
+/// is where the two kinds of body differ.
 protocol ExchangeBody: Sendable {
     /// This body, with the errors that reading it throws later described for `request` as
     /// the error-description layer describes the errors of the head.
@@ -24,6 +25,13 @@ protocol ExchangeBody: Sendable {
     /// This body, answering after `attempts` were retried, as ``ExchangeHead/retried(after:)``
     /// says of its head.
     func retried(after attempts: [ExchangeAttempt]) -> Self
+
+    /// This body, written into `writer` as it is read, and kept only when read whole.
+    func storing(into writer: any CacheBodyWriter) -> Self
+
+    /// A body read from a cache's store by `reader`, whose reads end with `metrics`; nil when
+    /// the store cannot read it (a miss).
+    static func stored(_ reader: any CacheBodyReader, metrics: ExchangeMetrics) -> Self?
 }
 
 extension Data: ExchangeBody {

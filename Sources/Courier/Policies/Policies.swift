@@ -27,6 +27,12 @@ public struct Policies: Sendable, Equatable {
     /// the cookie layer (``Policies/cookies``). Compared by identity.
     public var cookies: CookieStore? = nil
 
+    /// Where responses are kept and answered again from (RFC 9111, a private cache); `nil` (the
+    /// default) for none, so every request goes to the server. The same cache serves both
+    /// engines; `URLSessionTransport` never uses URLSession's own `URLCache`. Compared by
+    /// identity. See ``HTTPCache``.
+    public var cache: HTTPCache? = nil
+
     /// How long one call may take in total, in seconds, redirects, retries and the waits between
     /// them included, and for a streamed call the body too; `nil` (the default) for no limit.
     /// Past it the call fails with `URLError(.timedOut)`.
@@ -89,7 +95,8 @@ public struct Policies: Sendable, Equatable {
     /// should follow redirects, retry and time out as the transports do.
     ///
     /// The layers, outermost first: ``callLayers``, error descriptions, the total deadline,
-    /// retries, redirects, then on every hop cookies, response validation and ``hopLayers``.
+    /// retries, redirects, then on every hop cookies, the cache, response validation and
+    /// ``hopLayers``.
     /// Retries sit inside the deadline, so that attempts and the waits between them count
     /// against it, and outside redirects, so that an attempt is a whole redirect chain and a
     /// retry starts again from the request the caller made. The limits and the idle timeout are
@@ -112,6 +119,7 @@ public struct Policies: Sendable, Equatable {
         layers.append(retryLayer(retries))
         layers.append(redirectLayer(redirects))
         if let cookies { layers.append(cookieLayer(in: cookies)) }
+        if let cache { layers.append(cacheLayer(cache)) }
         layers.append(validationLayer())
         layers += hopLayers.map(policyLayer)
         return layers
@@ -120,7 +128,7 @@ public struct Policies: Sendable, Equatable {
     /// Equal when every policy is; cookie stores are compared by identity, and layers by their
     /// types in order (a layer's settings are its own).
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.totalDeadline == rhs.totalDeadline
+        lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.cache === rhs.cache && lhs.totalDeadline == rhs.totalDeadline
             && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
             && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
             && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent

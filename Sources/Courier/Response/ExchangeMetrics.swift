@@ -43,6 +43,11 @@ public struct ExchangeMetrics: Sendable, Equatable {
     /// last; empty when the first attempt was the answer.
     public var attempts: [ExchangeAttempt] = []
 
+    /// Where the response came from: the network, or the cache (``Policies/cache``) with or
+    /// without revalidating. An answer from the cache without asking the server has no phase
+    /// measured.
+    public var source: ResponseSource = .network
+
     /// Metrics with nothing measured.
     package init() {}
 }
