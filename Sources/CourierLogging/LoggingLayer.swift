@@ -22,6 +22,7 @@ import Synchronization
 /// | `http.response.body.size` | bytes of the body as the caller gets it; not for a streamed body, logged when its head arrives |
 /// | `http.response.body.wire_size` | bytes on the wire, where the engine measured them |
 /// | `connection_reused` | `true` or `false`, where the engine knows (for a failure too) |
+/// | `courier.response.source` | `cache` or `revalidated` when the cache (`Policies.cache`) answered; absent for the network |
 /// | `network.protocol.version` | `1.1`, `2` |
 /// | `redirects` | hops followed before this response or failure, when any |
 /// | `attempts` | attempts made, this one included, when the request was retried (see `Policies.retries`) |
@@ -105,6 +106,7 @@ extension Logger.Metadata {
     fileprivate mutating func addMetrics(_ metrics: ExchangeMetrics) {
         if let wire = metrics.responseBodyBytes { self["http.response.body.wire_size"] = .stringConvertible(wire) }
         if let reused = metrics.connectionReused { self["connection_reused"] = .stringConvertible(reused) }
+        if metrics.source != .network { self["courier.response.source"] = .string(metrics.source.description) }
         if !metrics.redirects.isEmpty { self["redirects"] = .stringConvertible(metrics.redirects.count) }
         if !metrics.attempts.isEmpty { self["attempts"] = .stringConvertible(metrics.attempts.count + 1) }
     }

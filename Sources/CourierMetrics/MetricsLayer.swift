@@ -14,6 +14,7 @@ import Synchronization
 /// | `<prefix>_requests_total` | `Counter`, one per exchange when it ends | `method`, `host`, `status_class` |
 /// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (for a streamed call, until its head; see below) | `method`, `host`, `status_class` |
 /// | `<prefix>_requests_in_flight` | `Meter`, up when a call starts and down when it ends | `method`, `host` |
+/// | `<prefix>_cache_answers_total` | `Counter`, one per exchange the cache (`Policies.cache`) answered | `method`, `host`, `source` (`cache` or `revalidated`) |
 ///
 /// `status_class` is `1xx` to `5xx` (`other` for a status outside them), or `error` when the
 /// exchange threw. The duration is timed by the layer, except for an exchange that failed after
@@ -57,6 +58,8 @@ private struct MetricsLayer: HTTPExchangeLayer {
         do {
             let answer = try await next(request)
             instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
+            let source = answer.1.metrics.source
+            if source != .network { instruments.answeredFromCache(method: method, host: host, source: source) }
             return answer
         } catch {
             let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
@@ -85,6 +88,7 @@ private final class ExchangeInstruments: Sendable {
     private let factory: any MetricsFactory
     private let ended = Mutex<[Key: Ended]>([:])
     private let inFlight = Mutex<[Key: Meter]>([:])
+    private let cacheAnswers = Mutex<[Key: Counter]>([:])
 
     init(prefix: String, factory: any MetricsFactory) {
         self.prefix = prefix
@@ -99,6 +103,19 @@ private final class ExchangeInstruments: Sendable {
             meters[key] = meter
             return meter
         }
+    }
+
+    /// Counts an answer from the cache; the key's status class holds the source.
+    func answeredFromCache(method: String, host: String, source: ResponseSource) {
+        let key = Key(method: method, host: host, statusClass: source.description)
+        let counter = cacheAnswers.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let dimensions = [("method", method), ("host", host), ("source", source.description)]
+            let counter = Counter(label: "\(prefix)_cache_answers_total", dimensions: dimensions, factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     func ended(method: String, host: String, statusClass: String, after duration: Duration) {

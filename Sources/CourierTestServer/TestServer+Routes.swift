@@ -35,6 +35,8 @@ extension TestServer {
         // Byte ranges
         Route("/range/changing/{key}/{count}", changingRangeBytes),
         Route("/range/{count}", rangeBytes),
+        // Caching
+        Route("/cache/{key}", cacheable),
         // Server-sent events
         Route("/sse", serverSentEvents),
         Route("/sse/endless-line", serverSentEventsEndlessLine),

@@ -50,6 +50,9 @@ import NIOPosix
 ///   `If-Range` (206, 416); query switches for a weak or no validator, zeros, ignoring the range,
 ///   a misplaced 206 and a cut after `cut_at` bytes. `/range/changing/{key}/{n}`: a new version
 ///   on every visit. See `TestServer+RangeRoutes.swift`.
+/// - `/cache/{key}`: a counted representation whose `Cache-Control`, `Expires`, validators and
+///   `Vary` the query sets, answering a matching precondition with 304. See
+///   `TestServer+CacheRoutes.swift`.
 /// - `/close`: closes the connection without answering. `/truncate/{n}`: announces `n` bytes,
 ///   sends `n / 2`, closes.
 /// - `/never`: reads the request and never answers, holding the connection open until the

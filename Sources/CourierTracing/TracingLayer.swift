@@ -19,6 +19,7 @@ import Tracing
 /// | `http.response.status_code` | `200` |
 /// | `network.protocol.version` | `1.1`, `2` |
 /// | `http.request.resend_count` | redirects followed and attempts retried, when any |
+/// | `courier.response.source` | `cache` or `revalidated` when the cache (`Policies.cache`) answered |
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
@@ -137,6 +138,8 @@ extension Span {
     fileprivate func recordResponse(_ head: ResponseHead, startedAt start: DefaultTracerClock.Instant) {
         attributes["http.response.status_code"] = head.statusCode
         attributes["network.protocol.version"] = head.httpVersion.protocolVersion
+        // OpenTelemetry names no attribute for a client cache; this one is Courier's.
+        if head.metrics.source != .network { attributes["courier.response.source"] = head.metrics.source.description }
         if head.statusCode >= 400 {
             attributes["error.type"] = String(head.statusCode)
             setStatus(SpanStatus(code: .error))
