@@ -9,6 +9,11 @@ import Foundation
 /// a config and temporary files of its own, under a shell that ends it once the test process
 /// is gone, so a crashed test process leaves no server behind.
 ///
+/// It also serves files of its own over plain HTTP/1.1 (``plainPort``), from
+/// ``staticDirectory``: under `/static/` with `etag on` and `expires 1h`, and under
+/// `/static-revalidated/` with `etag on` and `Cache-Control: no-cache`, for tests of a cache
+/// against a real server's validators.
+///
 /// Bodies pass through unbuffered both ways, so streaming and back-pressure reach the upstream.
 /// Trailers do not: nginx 1.22 passes no upstream trailers on, and was seen sending none of its
 /// own (`add_trailer`) over HTTP/2 either.
@@ -17,6 +22,8 @@ package final class HTTP2TestProxy: Sendable {
     package let tlsPort: Int
     /// The port of the h2c listener (HTTP/2 with prior knowledge only).
     package let cleartextPort: Int
+    /// The port of the plain HTTP/1.1 listener for static files.
+    package let plainPort: Int
     private let process: SpawnedProcess
     private let directory: URL
 
@@ -30,9 +37,20 @@ package final class HTTP2TestProxy: Sendable {
         URL(string: "http://127.0.0.1:\(cleartextPort)\(pathAndQuery)")!
     }
 
-    private init(tlsPort: Int, cleartextPort: Int, process: SpawnedProcess, directory: URL) {
+    /// `http://127.0.0.1:<plainPort><pathAndQuery>`, nginx's own static files.
+    package func plainURL(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(plainPort)\(pathAndQuery)")!
+    }
+
+    /// Where the files nginx serves under `/static/` and `/static-revalidated/` are.
+    package var staticDirectory: URL {
+        directory.appendingPathComponent("static")
+    }
+
+    private init(tlsPort: Int, cleartextPort: Int, plainPort: Int, process: SpawnedProcess, directory: URL) {
         self.tlsPort = tlsPort
         self.cleartextPort = cleartextPort
+        self.plainPort = plainPort
         self.process = process
         self.directory = directory
     }
@@ -45,7 +63,7 @@ package final class HTTP2TestProxy: Sendable {
         // rare one taken in between fails the start, which is tried again with new ports.
         var lastError: (any Error)?
         for _ in 0..<3 {
-            let ports = try (freePort(), freePort())
+            let ports = try (freePort(), freePort(), freePort())
             do {
                 return try await start(nginx: nginx, upstreamPort: upstreamPort, ports: ports, files: files)
             } catch {
@@ -56,10 +74,10 @@ package final class HTTP2TestProxy: Sendable {
     }
 
     private static func start(
-        nginx: URL, upstreamPort: Int, ports: (tls: Int, cleartext: Int), files: TLSTestFiles
+        nginx: URL, upstreamPort: Int, ports: (tls: Int, cleartext: Int, plain: Int), files: TLSTestFiles
     ) async throws -> HTTP2TestProxy {
         let directory = files.directory.appendingPathComponent("nginx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("static"), withIntermediateDirectories: true)
         let (certificate, key) = files.paths(of: .caSigned)
         let config = configuration(directory: directory.path, upstreamPort: upstreamPort, ports: ports, certificate: certificate, key: key)
         try Data(config.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
@@ -80,18 +98,20 @@ package final class HTTP2TestProxy: Sendable {
                 nginx.path, directory.path, String(getpid()),
             ]
         )
-        let proxy = HTTP2TestProxy(tlsPort: ports.tls, cleartextPort: ports.cleartext, process: process, directory: directory)
+        let proxy = HTTP2TestProxy(
+            tlsPort: ports.tls, cleartextPort: ports.cleartext, plainPort: ports.plain, process: process, directory: directory
+        )
 
         // Waits for nginx to listen, not for a speed: a loaded machine has taken more than 10 s.
         let deadline = ContinuousClock.now + TestRun.hangLimit
         while ContinuousClock.now < deadline {
-            if accepts(ports.tls), accepts(ports.cleartext) { return proxy }
+            if accepts(ports.tls), accepts(ports.cleartext), accepts(ports.plain) { return proxy }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         proxy.stop()
         let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        throw HTTPSTestServerError("nginx did not listen on 127.0.0.1:\(ports.tls) and :\(ports.cleartext) within \(TestRun.hangLimit); error.log:\n\(log)")
+        throw HTTPSTestServerError("nginx did not listen on 127.0.0.1:\(ports.tls), :\(ports.cleartext) and :\(ports.plain) within \(TestRun.hangLimit); error.log:\n\(log)")
     }
 
     /// Ends nginx and waits for its shell, which follows within 0.2 s.
@@ -118,7 +138,7 @@ package final class HTTP2TestProxy: Sendable {
     }
 
     private static func configuration(
-        directory: String, upstreamPort: Int, ports: (tls: Int, cleartext: Int), certificate: String, key: String
+        directory: String, upstreamPort: Int, ports: (tls: Int, cleartext: Int, plain: Int), certificate: String, key: String
     ) -> String {
         """
         worker_processes 1;
@@ -157,6 +177,19 @@ package final class HTTP2TestProxy: Sendable {
                     # to end, not nginx's 60 s one, which a loaded machine could reach first.
                     proxy_read_timeout 600s;
                     proxy_send_timeout 600s;
+                }
+            }
+            server {
+                listen 127.0.0.1:\(ports.plain);
+                location /static/ {
+                    alias \(directory)/static/;
+                    etag on;
+                    expires 1h;
+                }
+                location /static-revalidated/ {
+                    alias \(directory)/static/;
+                    etag on;
+                    add_header Cache-Control no-cache;
                 }
             }
         }
