@@ -46,8 +46,9 @@ extension TestServer {
         if notModified(request, entityTag: entityTag, lastModified: lastModified) {
             return .reply(Reply(status: .notModified, headers: headers, body: .buffer(ByteBuffer())))
         }
-        let status = request.integer("status", in: 200...599).map { HTTPResponseStatus(statusCode: $0) } ?? .ok
-        if let count = request.integer("bytes", in: 0...maximumGeneratedBodySize) {
+        let code = request.query("status").flatMap(Int.init) ?? 200
+        let status = (200...599).contains(code) ? HTTPResponseStatus(statusCode: code) : .ok
+        if let count = request.query("bytes").flatMap(Int.init), (0...maximumGeneratedBodySize).contains(count) {
             headers.add(name: "Content-Type", value: "application/octet-stream")
             return .reply(Reply(status: status, headers: headers, body: .deterministic(count: count, seed: 0, chunkSize: Reply.defaultChunkSize)))
         }

@@ -4,6 +4,8 @@ import FoundationNetworking
 import Foundation
 
 /// A body on its way into the store, written as the reader reads it; kept only when read whole.
+/// A tee let go of before then (its body failed, or was cancelled or dropped part-way) drops
+/// what it wrote.
 final class CacheBodyTee: Sendable {
     private let writer: any CacheBodyWriter
     /// Whether the writer was committed or abandoned, so that it is told once.
@@ -23,9 +25,8 @@ final class CacheBodyTee: Sendable {
         writer.commit()
     }
 
-    func abandon() {
-        guard ended.withLock({ ended in defer { ended = true }; return !ended }) else { return }
-        writer.abandon()
+    deinit {
+        if !ended.withLock({ $0 }) { writer.abandon() }
     }
 }
 
@@ -53,10 +54,11 @@ extension Data {
 
 extension ResponseBody {
     /// This body, written into the store as its reader reads it: kept when the reader reaches
-    /// the end, dropped when the body fails, is cancelled or is dropped before it.
+    /// the end, dropped when the body and its iterator are let go of before it (failed,
+    /// cancelled or dropped part-way). The engine finishing is not the end: it may have
+    /// delivered the whole body while the reader has yet to read it.
     func storing(into writer: any CacheBodyWriter) -> ResponseBody {
         let tee = CacheBodyTee(writer)
-        whenEnded { tee.abandon() }
         return observingChunks { chunk in
             if let chunk { tee.write(chunk) } else { tee.commit() }
         }
