@@ -34,6 +34,9 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
     /// Runs on a transport of each kind of its own with this retry policy, rather than on the
     /// shared ones, which retry nothing.
     var retries: RetryPolicy?
+    /// Runs on a transport of each kind of its own, each with a cache of its own in memory,
+    /// which these requests go through first, in order; only the case's own request is compared.
+    var primedBy: [RequestSpec]?
 
     init(
         _ name: String,
@@ -43,7 +46,8 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         receivedBy: ServerRole = .main,
         known knownDifferences: [KnownDifference] = [],
         needsOwnCurlTransport: Bool = false,
-        retries: RetryPolicy? = nil
+        retries: RetryPolicy? = nil,
+        cachePrimedBy primedBy: [RequestSpec]? = nil
     ) {
         self.name = name
         self.request = request
@@ -53,6 +57,18 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         self.knownDifferences = knownDifferences
         self.needsOwnCurlTransport = needsOwnCurlTransport
         self.retries = retries
+        self.primedBy = primedBy
+    }
+
+    /// The policies of a case that runs on transports of its own, or nil for the shared ones.
+    var ownPolicies: (() -> Policies)? {
+        guard retries != nil || primedBy != nil else { return nil }
+        return { [retries, primedBy] in
+            var policies = Policies()
+            if let retries { policies.retries = retries }
+            if primedBy != nil { policies.cache = HTTPCache() }
+            return policies
+        }
     }
 
     /// Cases that read `lastRequest` must not overlap, or one case would read another's request.

@@ -6,5 +6,5 @@ import Foundation
 enum ParityCatalogue {
     static let cases: [ParityCase] =
         methods + statusCodes + responseBodies + requestBodies + queries + headers
-        + redirects + encodings + cookiesAndAuthentication + failures + streaming + retries
+        + redirects + encodings + cookiesAndAuthentication + failures + streaming + retries + caching
 }

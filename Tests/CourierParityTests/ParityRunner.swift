@@ -14,17 +14,21 @@ enum ParityRunner {
         let request = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
         let server = servers.server(parityCase.receivedBy)
         let ownCurl = parityCase.needsOwnCurlTransport ? try CurlTransport() : nil
-        let retrying = try parityCase.retries.map(RetryingParityTransports.init)
-        let curlTransport = retrying?.curl ?? ownCurl?.parityTransport ?? sharedCurl
+        let own = try parityCase.ownPolicies.map(OwnParityTransports.init)
+        let curlTransport = own?.curl ?? ownCurl?.parityTransport ?? sharedCurl
         let refusedRequest = URLRequest(url: servers.refusing.baseURL)
+        let primers = try (parityCase.primedBy ?? []).map { try $0.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL") }
         let (urlSession, fromURLSession) = await exchange(
-            request, parityCase.action, retrying?.urlSession ?? ParityTransports.urlSession, server, refusedRequest: refusedRequest
+            request, parityCase.action, own?.urlSession ?? ParityTransports.urlSession, server, refusedRequest: refusedRequest,
+            primers: primers
         )
         // Built again: a body stream is spent by the first exchange.
         let curlRequest = try parityCase.request.urlRequest(on: servers).unwrapped(orThrow: "\(parityCase.name): not a URL")
-        let (curl, fromCurl) = await exchange(curlRequest, parityCase.action, curlTransport, server, refusedRequest: refusedRequest)
+        let (curl, fromCurl) = await exchange(
+            curlRequest, parityCase.action, curlTransport, server, refusedRequest: refusedRequest, primers: primers
+        )
         await ownCurl?.shutdown()
-        await retrying?.shutdown()
+        await own?.shutdown()
         return ParityRun(
             urlSession: EchoBodyNormalisation.normalised(urlSession),
             curl: EchoBodyNormalisation.normalised(curl),
@@ -46,12 +50,13 @@ enum ParityRunner {
 
     private static func exchange(
         _ request: URLRequest, _ action: ParityCase.Action, _ transport: ParityTransport, _ server: TestServer,
-        refusedRequest: URLRequest
+        refusedRequest: URLRequest, primers: [URLRequest] = []
     ) async -> (ExchangeOutcome, ReceivedRequest?) {
-        // A `/flaky` route counts per key: each transport starts from the first failure.
-        if let key = Self.flakyKey(of: request) { server.forgetVisits(key) }
-        let countBefore = server.requestCount
+        // A `/flaky` or `/cache` route counts per key: each transport starts from the first visit.
+        if let key = Self.countedKey(of: request) { server.forgetVisits(key) }
         let networking = transport.networking
+        for primer in primers { _ = await ExchangeOutcome(sending: primer, through: networking) }
+        let countBefore = server.requestCount
         let outcome: ExchangeOutcome
         switch action {
         case .stream(let readDelay):
@@ -83,10 +88,12 @@ enum ParityRunner {
 }
 
 extension ParityRunner {
-    /// The key of a `/flaky/{key}/{failures}` request.
-    fileprivate static func flakyKey(of request: URLRequest) -> String? {
+    /// The key a `/flaky/{key}/{failures}` or `/cache/{key}` request is counted under.
+    fileprivate static func countedKey(of request: URLRequest) -> String? {
         let parts = request.url?.pathComponents ?? []
-        return parts.count == 4 && parts[1] == "flaky" ? parts[2] : nil
+        if parts.count == 4 && parts[1] == "flaky" { return parts[2] }
+        if parts.count == 3 && parts[1] == "cache" { return "cache-" + parts[2] }
+        return nil
     }
 
     /// Reads a streamed body until `afterBytes` arrived, then cancels the reading task: the

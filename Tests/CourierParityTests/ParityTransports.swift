@@ -27,18 +27,18 @@ extension CurlTransport {
     }
 }
 
-/// A transport of each kind with `retries` as its retry policy, for the cases that show both
-/// retry alike; shut down after the case.
-struct RetryingParityTransports {
+/// A transport of each kind with policies of its own, for the cases that show both retry or
+/// cache alike; shut down after the case. Each kind gets its own copy of `policies`, so a
+/// cache is made for each by `makePolicies`.
+struct OwnParityTransports {
     private let urlSessionTransport: URLSessionTransport
     private let curlTransport: CurlTransport
 
-    init(_ retries: RetryPolicy) throws {
-        var policies = Policies()
-        policies.retries = retries
+    init(_ makePolicies: () -> Policies) throws {
+        let policies = makePolicies()
         urlSessionTransport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
         var curl = CurlTransport.Configuration()
-        curl.policies = policies
+        curl.policies = makePolicies()
         curlTransport = try CurlTransport(configuration: curl)
     }
 
