@@ -23,7 +23,7 @@ struct CourierTool: AsyncParsableCommand {
         version: "courier \(courierVersion) (libcurl \(CurlTransport.libcurlVersion))",
         subcommands: [
             DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self,
-            StreamProbeCommand.self,
+            StreamProbeCommand.self, CacheProbeCommand.self,
         ],
         // `courier` alone runs the demo, the README's first command.
         defaultSubcommand: DemoCommand.self
