@@ -26,6 +26,15 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // A fixed number of requests with a synchronous main, for instruction counts under
+        // callgrind (see the `profile` script).
+        .executableTarget(
+            name: "courier-profile",
+            dependencies: [
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "CourierCurl", package: "Courier"),
+            ]
+        ),
         // Start-up time without AsyncHTTPClient's code in the binary: links only what an app would.
         .executableTarget(
             name: "courier-once",

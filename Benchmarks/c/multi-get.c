@@ -152,6 +152,12 @@ static int find_workload(const char *name, Workload *out) {
         *out = (Workload){"/small", width, 0, 13, 0, connections, idle};
         return 1;
     }
+    // prof-WIDTHxTOTAL: a fixed number of 13-byte GETs, for instruction counts (Benchmarks/profile).
+    long total;
+    if (sscanf(name, "prof-%dx%ld%c", &width, &total, &end) == 2 && width > 0 && total >= width) {
+        *out = (Workload){"/small", width, total, 13, 0, 64, 0};
+        return 1;
+    }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name) == 0) {
             *out = table[i].workload;
