@@ -181,7 +181,7 @@ extension CurlEventLoop {
     /// `finished`: libcurl reported the transfer done (``finish(easy:code:)`` reads the metrics
     /// first); anywhere else the transfer was stopped before its end.
     private func recordMetrics(of transfer: CurlTransfer, handle: CurlEasyHandle, finished: Bool = false) {
-        guard transfer.metrics == nil, let started = transfer.measurements.startTurn, turn != started else { return }
+        guard transfer.measurements.end == nil, let started = transfer.measurements.startTurn, turn != started else { return }
         transfer.recordMetrics(recordsMetrics ? Curl.transferInfo(handle.pointer) : nil, finished: finished)
     }
 

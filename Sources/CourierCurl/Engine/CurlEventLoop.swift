@@ -89,28 +89,31 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private let loopThread = Locked<ObjectIdentifier?>(nil)
     private let termination = Locked(Termination())
 
-    // Curl thread only (CurlEventLoop+Transfers.swift works on these).
-    var pool: CurlEasyHandlePool
+    // Curl thread only (CurlEventLoop+Transfers.swift works on these). Their accesses are
+    // not checked for exclusivity at run time: one thread touches them, never two at once,
+    // and the checks cost about a tenth of the thread's own (not libcurl's) instructions per
+    // request, as callgrind counts them (Benchmarks/profile).
+    @exclusivity(unchecked) var pool: CurlEasyHandlePool
     /// Transfers whose handle is in the multi handle: a transfer is here exactly from its
     /// `started` event to the action that releases its handle.
-    var running: [TransferID: CurlTransfer] = [:]
+    @exclusivity(unchecked) var running: [TransferID: CurlTransfer] = [:]
     /// The running transfers whose body streams to a reader: only these can pause.
-    var streaming: [TransferID: CurlTransfer] = [:]
+    @exclusivity(unchecked) var streaming: [TransferID: CurlTransfer] = [:]
     /// Which transfers run and which wait, per connection group.
-    var admission = CurlAdmission<CurlTransfer>()
-    var isShuttingDown = false
-    var violations = 0
+    @exclusivity(unchecked) var admission = CurlAdmission<CurlTransfer>()
+    @exclusivity(unchecked) var isShuttingDown = false
+    @exclusivity(unchecked) var violations = 0
     /// ``Statistics/started``.
-    var startedCount = 0
-    private var batch: [Command] = []
+    @exclusivity(unchecked) var startedCount = 0
+    @exclusivity(unchecked) private var batch: [Command] = []
     /// What ended transfers are to be told, told only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
-    var endedTransfers: [(CurlTransfer, CurlTransfer.State.Notice)] = []
+    @exclusivity(unchecked) var endedTransfers: [(CurlTransfer, CurlTransfer.State.Notice)] = []
     /// Counts the turns libcurl was driven, so that a transfer ending can tell whether libcurl ran
     /// it at all (see ``recordMetrics(of:handle:finished:)``).
-    var turn: UInt64 = 0
+    @exclusivity(unchecked) var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
-    var nextOverdueCheck = ContinuousClock.now
+    @exclusivity(unchecked) var nextOverdueCheck = ContinuousClock.now
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
     let recordsMetrics: Bool
     /// ``CurlTransport/Configuration-swift.struct/clientCertificate``, named in the error libcurl

@@ -13,11 +13,12 @@
 final class CurlSocketEvents: @unchecked Sendable {
     private let multi: Curl.MultiPointer
     private let epoll: Epoll
-    private var registry = CurlSocketRegistry()
-    private var timer = CurlTimer()
+    // Curl thread only, not checked for exclusivity at run time (see CurlEventLoop's state).
+    @exclusivity(unchecked) private var registry = CurlSocketRegistry()
+    @exclusivity(unchecked) private var timer = CurlTimer()
     /// libcurl must be called for its timers at the next ``drive()``, whatever the timer says.
-    private var runsTimersNext = true
-    private var readyCount = 0
+    @exclusivity(unchecked) private var runsTimersNext = true
+    @exclusivity(unchecked) private var readyCount = 0
     private var isClosed = false
 
     init(multi: Curl.MultiPointer) throws(CurlError) {

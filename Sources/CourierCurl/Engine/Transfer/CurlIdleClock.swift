@@ -8,6 +8,12 @@ import Courier
 /// `timeoutInterval`. libcurl 7.88 neither calls the progress callback nor checks
 /// `CURLOPT_TIMEOUT_MS` for a transfer queued behind `CURLMOPT_MAX_HOST_CONNECTIONS`: on its
 /// own, such a transfer waited for a free connection however long that took, then failed at once.
+///
+/// libcurl's progress callback only records the bytes moved (``progress(moved:)``); the event
+/// loop's check, a few times a second, is what reads the clock and notices that they moved. The
+/// callback runs about ten times per small request on the loop's thread, and reading the clock
+/// and checking the timeout there cost more than the rest of it; activity is seen at most one
+/// check late, so a timeout can only fire later than it would, never earlier.
 struct CurlIdleClock {
     private let timeout: Duration
     /// Named in the message of a transfer that timed out before libcurl ran it.
@@ -18,7 +24,9 @@ struct CurlIdleClock {
     /// Whether libcurl has reported progress yet: it does not while the transfer waits in its
     /// queue for a free connection.
     private var hasProgressed = false
-    /// Bytes seen by the last progress report.
+    /// Bytes moved as the last progress report counted them.
+    private var reportedBytes: Int64 = 0
+    /// Bytes moved when the clock was last checked.
     private var bytesMoved: Int64 = 0
 
     init(timeout: Duration, maximumConnectionsPerHost: Int) {
@@ -30,6 +38,7 @@ struct CurlIdleClock {
     mutating func handleConfigured(at now: ContinuousClock.Instant) {
         configuredAt = now
         bytesMoved = 0
+        reportedBytes = 0
         hasProgressed = false
     }
 
@@ -39,19 +48,22 @@ struct CurlIdleClock {
     }
 
     /// libcurl reports progress: `moved` counts every byte so far, body both ways plus header
-    /// bytes, so a server trickling headers is not silent either. True when bytes moved since
-    /// the last report, which restarts the clock.
-    mutating func progress(moved: Int64, at now: ContinuousClock.Instant) -> Bool {
+    /// bytes, so a server trickling headers is not silent either. The next check sees whether
+    /// it grew.
+    mutating func progress(moved: Int64) {
         hasProgressed = true
-        guard moved != bytesMoved else { return false }
-        bytesMoved = moved
-        lastActivity = now
-        return true
+        reportedBytes = moved
     }
 
-    /// The error of a transfer silent past its timeout at `now`, if it is. Silence while
-    /// `isPaused` is the reader's or the producer's, not the server's: it restarts the clock.
+    /// The error of a transfer silent past its timeout at `now`, if it is. Bytes moved since
+    /// the last check restart the clock at `now`. Silence while `isPaused` is the reader's or
+    /// the producer's, not the server's: it restarts the clock too.
     mutating func overdueError(at now: ContinuousClock.Instant, isPaused: () -> Bool) -> CurlError? {
+        if reportedBytes != bytesMoved {
+            bytesMoved = reportedBytes
+            lastActivity = now
+            return nil
+        }
         guard now - lastActivity > timeout else { return nil }
         if isPaused() {
             lastActivity = now

@@ -27,16 +27,11 @@ extension CurlTransfer {
     }
 
     /// Progress from libcurl (at least once a second while idle, thanks to the low-speed
-    /// backstop): any bytes moved since the last call restart the idle clock; silence longer
-    /// than the plan's idle timeout stops the transfer. Returns non-zero to abort. The only
-    /// callback that reads the clock: the data callbacks run far more often and only count.
+    /// backstop): records the bytes moved for the idle clock, which the event loop checks (see
+    /// ``CurlIdleClock``). Never aborts: an overdue transfer is ended by the loop.
     func progress(downloaded: Int64, uploaded: Int64) -> Int32 {
-        let now = ContinuousClock.now
-        let moved = downloaded &+ uploaded &+ Int64(head.byteCount)
-        if idleClock.progress(moved: moved, at: now) { return 0 }
-        guard let error = idleClock.overdueError(at: now, isPaused: { withState { $0.isPaused } }) else { return 0 }
-        stopReason.record(.idleTimeout(error))
-        return 1
+        idleClock.progress(moved: downloaded &+ uploaded &+ Int64(head.byteCount))
+        return 0
     }
 
     /// Copies the next part of the request body into libcurl's upload buffer; 0 at the end.

@@ -34,16 +34,20 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Curl-thread state
 
+    // Not checked for exclusivity at run time: the callbacks touch these many times per
+    // request, always on the curl thread, and the checks were ~40 calls per small request
+    // (see CurlEventLoop's state).
+
     /// The easy handle running this transfer, so the body callback can read Content-Length.
-    var easy: Curl.EasyPointer?
-    var head: CurlHeadCapture
-    var collectedBody: CurlCollectedBody
-    var streamedBody: CurlStreamedBody
-    var upload: CurlUpload
-    var idleClock: CurlIdleClock
-    var measurements = CurlTransferMeasurements()
+    @exclusivity(unchecked) var easy: Curl.EasyPointer?
+    @exclusivity(unchecked) var head: CurlHeadCapture
+    @exclusivity(unchecked) var collectedBody: CurlCollectedBody
+    @exclusivity(unchecked) var streamedBody: CurlStreamedBody
+    @exclusivity(unchecked) var upload: CurlUpload
+    @exclusivity(unchecked) var idleClock: CurlIdleClock
+    @exclusivity(unchecked) var measurements = CurlTransferMeasurements()
     /// Set when a callback stopped the transfer (see ``CurlError/transferFailure(_:osErrno:stoppedFor:plan:duringBody:)``).
-    var stopReason: CurlStopReason?
+    @exclusivity(unchecked) var stopReason: CurlStopReason?
 
     /// `streamsBody` hands the head over as soon as it is complete and the body to a reader
     /// (see ``streamBody(into:)``); otherwise the body is collected. `connectionGroup` is the
@@ -134,7 +138,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Hands over what the callbacks collected.
     func takeExchange() -> CurlExchange {
-        CurlExchange(headerBytes: head.takeHeaderBytes(), body: collectedBody.take(), metrics: metrics ?? ExchangeMetrics())
+        CurlExchange(headerBytes: head.takeHeaderBytes(), body: collectedBody.take(), measured: measurements.end)
     }
 
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;

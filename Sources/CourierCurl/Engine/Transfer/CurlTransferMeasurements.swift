@@ -10,8 +10,13 @@ struct CurlTransferMeasurements {
     var startTurn: UInt64?
     /// What libcurl had measured when a streamed body's head was handed over.
     private(set) var head = ExchangeMetrics()
-    /// The whole transfer's, once it ended; nil before, or when it ended before libcurl ran it.
-    private(set) var final: ExchangeMetrics?
+    /// The whole transfer's, raw, once it ended; nil before, or when it ended before libcurl
+    /// ran it.
+    private(set) var end: CurlMeasuredEnd?
+
+    /// The whole transfer's metrics, built from ``end``: by whoever reads them, so that for a
+    /// collected body it is the awaiting task, not the loop's thread.
+    var final: ExchangeMetrics? { end?.metrics }
 
     mutating func recordHead(_ info: Curl.TransferInfo) {
         head = ExchangeMetrics(headOf: info)
@@ -27,16 +32,34 @@ struct CurlTransferMeasurements {
     mutating func recordEnd(
         _ info: Curl.TransferInfo?, decodedBodyBytes: Int, finished: Bool, configuredAt: ContinuousClock.Instant?
     ) {
+        var ended = CurlMeasuredEnd(info: info, decodedBodyBytes: decodedBodyBytes)
+        if info != nil, !finished, let configuredAt {
+            ended.elapsed = ContinuousClock.now - configuredAt
+        }
+        end = ended
+    }
+}
+
+/// What libcurl measured of a transfer when it ended, as read on the loop's thread; the
+/// ``ExchangeMetrics`` (durations, address strings) are built from it where they are read.
+struct CurlMeasuredEnd: Sendable {
+    /// nil when the transport reads no metrics.
+    var info: Curl.TransferInfo?
+    var decodedBodyBytes: Int
+    /// For a transfer stopped before its end: the time since its handle was configured, the
+    /// total when it is longer than libcurl's last tick.
+    var elapsed: Duration?
+
+    var metrics: ExchangeMetrics {
         guard let info else {
             var counted = ExchangeMetrics()
             counted.decodedBodyBytes = decodedBodyBytes
-            final = counted
-            return
+            return counted
         }
         var measured = ExchangeMetrics(info, decodedBodyBytes: decodedBodyBytes)
-        if !finished, let configuredAt {
-            measured.total = max(measured.total ?? .zero, ContinuousClock.now - configuredAt)
+        if let elapsed {
+            measured.total = max(measured.total ?? .zero, elapsed)
         }
-        final = measured
+        return measured
     }
 }

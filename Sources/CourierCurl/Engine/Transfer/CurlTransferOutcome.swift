@@ -7,7 +7,10 @@ struct CurlExchange: Sendable {
     var headerBytes: [UInt8]
     var body: Data
     /// Read once when the transfer ended (see ``CurlTransfer/recordMetrics(_:finished:)``).
-    var metrics = ExchangeMetrics()
+    var measured: CurlMeasuredEnd?
+
+    /// Built here, on the awaiting task, rather than on the loop's thread.
+    var metrics: ExchangeMetrics { measured?.metrics ?? ExchangeMetrics() }
 }
 
 /// What the awaiting task gets back from the curl thread.
