@@ -25,6 +25,7 @@ let snippetModules = [
     "CourierOverview", "ChoosingATransportConfiguration", "ChoosingATransportParity",
     "ChoosingATransportParityTests", "PoliciesHardened", "PoliciesRetries", "StreamingDownload",
     "StreamingMetrics", "StreamingResume", "StreamingSequence", "StreamingUpload", "StreamingMultipart", "StreamingDuplex", "ObservabilityClient", "PoliciesLayers", "PoliciesAuthentication",
+    "CachingOverview", "CachingOffline",
     "ComingFromFunctionalNetworking", "ComingFromNetworkingWithFunctions", "ComingFromWireKit",
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",

@@ -7,6 +7,8 @@ import CourierTestServer
 import CourierTestSupport
 import Foundation
 import Testing
+@testable import CachingOffline
+@testable import CachingOverview
 @testable import ChoosingATransportConfiguration
 @testable import ChoosingATransportParity
 @testable import ComingFromDerivingFuture
@@ -27,6 +29,28 @@ import Testing
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
 /// server on 127.0.0.1 where they take a base URL. Never any other network.
 @Suite struct DocCSnippetTests {
+    @Test func bothEnginesAnswerFromOneDirectoryAndOfflineReadsWhatIsStored() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-snippet-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withTestServer { server in
+            let (urlSession, curl) = try cachingTransports(in: directory)
+            let fresh = server.url("/cache/snippet-\(UUID().uuidString)?cc=max-age%3D600")
+            let validated = server.url("/cache/snippet-\(UUID().uuidString)?etag=v1")
+            let sources = [
+                try await source(of: fresh, over: urlSession), try await source(of: fresh, over: curl),
+                try await source(of: validated, over: curl), try await source(of: validated, over: urlSession),
+            ]
+            #expect(sources == [.network, .cache, .network, .revalidated])
+            let stored = try await profile(at: validated, offline: true, over: curl)
+            #expect(stored.map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("visit 1 of") == true)
+            let missing = try await profile(at: server.url("/cache/snippet-never-fetched"), offline: true, over: urlSession)
+            #expect(missing == nil)
+            #expect(server.visits("cache-snippet-never-fetched") == 0)
+            await urlSession.shutdown()
+            await curl.shutdown()
+        }
+    }
+
     @Test func aChatHearsEachAnswerBeforeTheNextQuestion() async throws {
         let answers = try await withTestServer { server in
             let transport = try CurlTransport()
