@@ -101,5 +101,14 @@ extension RequestCommand {
         body as it came on the wire with curl (before decoding, as curl counts it) and as \
         decoded with urlsession. With -o the body streams, and its metrics are read once it \
         has ended.
+
+        --cache DIR keeps responses in DIR and answers from them as a private HTTP cache \
+        does (RFC 9111), on either transport: a fresh response is answered without asking \
+        the server, a stale one is revalidated with its ETag or Last-Modified, and a 304 \
+        freshens it. DIR is created when missing and may be shared by several runs at once; \
+        it holds at most --cache-max-bytes. Heuristic freshness (a response with no max-age \
+        or Expires) is off unless --cache-heuristics. %{response_source} says where the \
+        answer came from: network, cache, or revalidated. A DIR that cannot be created or \
+        written exits 23 before anything is sent.
         """
 }

@@ -78,6 +78,9 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Multipart forms (curl's -F)")
     var form: FormOptions
 
+    @OptionGroup(title: "Caching (RFC 9111)")
+    var caching: CacheOptions
+
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give the URL to request") }
         for url in urls {
@@ -111,9 +114,10 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard let first = targets.first else { throw ExitCode.validationFailure }
         let jar = try cookieJar.map { path in try CookieJarFile.load(path, method: method, url: first) }
+        let cache = try caching.httpCache(method: method, url: first)
         let upload = try form.upload(method: method, url: first) ?? stream.upload(method: method, url: first)
         if let output = output ?? stream.output {
-            try await download(try makeRequest(method: method, url: first), to: output, jar: jar, upload: upload) { failure($0, first) }
+            try await download(try makeRequest(method: method, url: first), to: output, jar: jar, cache: cache, upload: upload) { failure($0, first) }
             return
         }
         // One transport for every URL, so a later one reuses the connection an earlier one
@@ -122,7 +126,7 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            let made = try transport.makeTransport(policies: policies(cookies: jar?.store), curl: curl)
+            let made = try transport.makeTransport(policies: policies(cookies: jar?.store, cache: cache), curl: curl)
             exchange = upload.map { StreamingOptions.exchange(sending: $0, over: made.streaming, limit: maximumBodyBytes) } ?? made.exchange
         } catch {
             throw failure(error, first)
@@ -208,7 +212,8 @@ struct RequestCommand: AsyncParsableCommand {
     /// `-o FILE`: the body is written to the file chunk by chunk as the transport's streaming
     /// API hands it over, so memory stays bounded whatever its size.
     private func download(
-        _ request: URLRequest, to output: String, jar: CookieJarFile?, upload: UploadBody?, failure: (any Error) -> ExitCode
+        _ request: URLRequest, to output: String, jar: CookieJarFile?, cache: HTTPCache?, upload: UploadBody?,
+        failure: (any Error) -> ExitCode
     ) async throws {
         let method = request.httpMethod ?? "GET"
         let target = request.url ?? URL(fileURLWithPath: "/")
@@ -219,7 +224,7 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let transport = try resolvedTransport()
             let curl = try route.curlConfiguration(for: transport, over: httpVersionAndTLSConfiguration(for: transport))
-            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store), curl: curl), layers)
+            streaming = layered(try transport.makeStreaming(policies: policies(cookies: jar?.store, cache: cache), curl: curl), layers)
         } catch {
             throw failure(error)
         }
@@ -329,11 +334,12 @@ struct RequestCommand: AsyncParsableCommand {
         return configuration
     }
 
-    private func policies(cookies: CookieStore?) -> Policies {
+    private func policies(cookies: CookieStore?, cache: HTTPCache?) -> Policies {
         var policies = Policies()
         if let timeout { policies.totalDeadline = timeout }
         if let maxRedirects { policies.redirects.maximumRedirects = maxRedirects }
         policies.cookies = cookies
+        policies.cache = cache
         policies.maximumResponseBytes = maximumBodyBytes
         policies.retries = retries.policy
         return policies

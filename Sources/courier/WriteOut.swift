@@ -27,6 +27,8 @@ struct WriteOut {
         var receivedBodyBytes: Int?
         /// Attempts made before the last (`--retry`); as in curl, the hops are the last one's.
         var retries = 0
+        /// Where the final response came from (`--cache`); nil when none arrived.
+        var source: ResponseSource?
 
         init() {}
 
@@ -39,6 +41,7 @@ struct WriteOut {
             effectiveURL = head.url
             hops = Self.hops(of: metrics)
             retries = metrics.attempts.count
+            source = metrics.source
         }
 
         /// The values of an exchange to `url` that failed with `error`: the phases the engine
@@ -137,6 +140,8 @@ struct WriteOut {
         case "local_ip": return host(of: last?.localAddress)
         case "local_port": return port(of: last?.localAddress)
         case "url_effective": return values.effectiveURL?.absoluteString ?? ""
+        // Not curl's, which has no cache: network, cache, or revalidated (after a 304).
+        case "response_source": return values.source?.description ?? ""
         default: return nil
         }
     }
@@ -146,7 +151,7 @@ struct WriteOut {
         "http_code", "response_code", "http_version", "time_namelookup", "time_connect", "time_appconnect",
         "time_pretransfer", "time_starttransfer", "time_redirect", "time_total", "size_download",
         "size_header", "size_request", "num_redirects", "num_connects", "num_retries", "remote_ip", "remote_port",
-        "local_ip", "local_port", "url_effective",
+        "local_ip", "local_port", "url_effective", "response_source",
     ]
 
     /// `HTTP/1.1` → `1.1`, `HTTP/2` → `2`, as curl writes `http_version`.
