@@ -230,3 +230,66 @@ extension TransportCacheTests {
         }
     }
 }
+
+extension TransportCacheTests {
+    /// The files of a directory cache, heads and bodies, without its lock and temporary files.
+    private static func entryFiles(in directory: URL) -> [URL] {
+        let found = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return found.filter { ["head", "body"].contains($0.pathExtension) }
+    }
+
+    @Test(arguments: TransportKind.configured, ["garbage head", "truncated body", "empty head", "another version"])
+    func aDamagedEntryOnDiskIsAMissAnsweredByTheServer(_ transport: TransportKind, _ damage: String) async throws {
+        let server = try sharedServer()
+        let key = Self.key()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(key)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = server.url("/cache/\(key)?cc=max-age%3D600&bytes=100000")
+        let cache = try HTTPCache(directory: directory)
+        try await transport.withRetryingTransport(policies: Self.policies(cache)) { client in
+            let (original, _) = try await client.exchange(URLRequest(url: url))
+            let files = Self.entryFiles(in: directory)
+            let head = try #require(files.first { $0.pathExtension == "head" })
+            let body = try #require(files.first { $0.pathExtension == "body" })
+            switch damage {
+            case "garbage head": try Data(repeating: 0x5A, count: 200).write(to: head)
+            case "truncated body": try Data(try Data(contentsOf: body).prefix(5_000)).write(to: body)
+            case "empty head": try Data().write(to: head)
+            default:
+                var bytes = try Data(contentsOf: head)
+                bytes[11] &+= 1  // the last byte of the big-endian format version
+                try bytes.write(to: head)
+            }
+            let (answer, head2) = try await client.exchange(URLRequest(url: url))
+            #expect(head2.metrics.source == .network, "\(damage)")
+            #expect(answer == original)
+            // Stored again from that answer.
+            let (_, head3) = try await client.exchange(URLRequest(url: url))
+            #expect(head3.metrics.source == .cache, "\(damage)")
+        }
+        #expect(server.visits("cache-" + key) == 2)
+    }
+
+    @Test(arguments: TransportKind.configured)
+    func aDirectoryCacheStaysWithinItsBoundEvictingTheLeastRecentlyUsed(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let key = Self.key()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(key)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try HTTPCache(directory: directory, maximumBytes: 250_000)
+        func url(_ name: String) -> URL { server.url("/cache/\(key)-\(name)?cc=max-age%3D600&bytes=100000") }
+        try await transport.withRetryingTransport(policies: Self.policies(cache)) { client in
+            _ = try await client.exchange(URLRequest(url: url("a")))
+            _ = try await client.exchange(URLRequest(url: url("b")))
+            // `a` used again, so `b` is the least recently used when `c` needs room.
+            let (_, aAgain) = try await client.exchange(URLRequest(url: url("a")))
+            #expect(aAgain.metrics.source == .cache)
+            _ = try await client.exchange(URLRequest(url: url("c")))
+            #expect(cache.storedBytes <= 250_000)
+            let (_, a) = try await client.exchange(URLRequest(url: url("a")))
+            let (_, b) = try await client.exchange(URLRequest(url: url("b")))
+            #expect(a.metrics.source == .cache)
+            #expect(b.metrics.source == .network)
+        }
+    }
+}
