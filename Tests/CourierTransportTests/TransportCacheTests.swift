@@ -293,3 +293,21 @@ extension TransportCacheTests {
         }
     }
 }
+
+extension TransportCacheTests {
+    @Test(arguments: TransportKind.configured)
+    func heuristicFreshnessServesAResponseWithOnlyLastModifiedWhenAskedFor(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        let key = Self.key()
+        // Last-Modified in 2000: a tenth of the time since is years of heuristic freshness.
+        let url = server.url("/cache/\(key)?last_modified=1")
+        for heuristics in [false, true] {
+            try await transport.withRetryingTransport(policies: Self.policies(HTTPCache(usesHeuristicFreshness: heuristics))) { client in
+                _ = try await client.exchange(URLRequest(url: url))
+                let (_, head) = try await client.exchange(URLRequest(url: url))
+                #expect(head.metrics.source == (heuristics ? .cache : .revalidated))
+            }
+        }
+        #expect(server.visits("cache-" + key) == 3)
+    }
+}

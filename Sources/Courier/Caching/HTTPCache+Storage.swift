@@ -8,9 +8,13 @@ extension HTTPCache {
     /// least recently used responses make room for new ones, and a body larger than the whole
     /// bound is not kept.
     ///
-    /// - Parameter maximumBytes: The bound, 32 MiB unless given.
-    public convenience init(maximumBytes: Int = 32 << 20) {
-        self.init(store: MemoryCacheStore(maximumBytes: maximumBytes))
+    /// - Parameters:
+    ///   - maximumBytes: The bound, 32 MiB unless given.
+    ///   - usesHeuristicFreshness: Whether a response that says nothing of its freshness is
+    ///     fresh for a tenth of the time since its `Last-Modified` (RFC 9111 §4.2.2), as
+    ///     browsers take it; off unless given, so such a response is revalidated on every use.
+    public convenience init(maximumBytes: Int = 32 << 20, usesHeuristicFreshness: Bool = false) {
+        self.init(store: MemoryCacheStore(maximumBytes: maximumBytes), usesHeuristicFreshness: usesHeuristicFreshness)
     }
 
     /// A cache in `directory`, holding at most `maximumBytes` of response heads and bodies
@@ -28,9 +32,12 @@ extension HTTPCache {
     ///   - directory: Where responses are kept; created with its parents when missing, readable
     ///     by this user only.
     ///   - maximumBytes: The bound, 256 MiB unless given.
+    ///   - usesHeuristicFreshness: As for a cache in memory: off unless given.
     /// - Throws: ``CacheDirectoryError`` naming the directory when it cannot be created, is not
     ///   a directory or is not writable.
-    public convenience init(directory: URL, maximumBytes: Int = 256 << 20) throws {
-        self.init(store: try DiskCacheStore(directory: directory, maximumBytes: maximumBytes))
+    public convenience init(directory: URL, maximumBytes: Int = 256 << 20, usesHeuristicFreshness: Bool = false) throws {
+        self.init(
+            store: try DiskCacheStore(directory: directory, maximumBytes: maximumBytes), usesHeuristicFreshness: usesHeuristicFreshness
+        )
     }
 }
