@@ -34,7 +34,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, urlsession, ahc, ahc-h2)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, curl-h2-apiclient, urlsession, ahc, ahc-h2)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -105,16 +105,14 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
         let transport = try curlTransport(connections: connectionsPerHost)
         return streamingClient("curl, streamed", transport.streaming, request) { await transport.shutdown() }
     case "curl-h2":
-        // HTTP/2 by ALPN, every request on one connection; the certificate is nginx's
-        // self-signed one, not verified, as for ahc-h2 (one handshake per process either way).
-        var configuration = CurlTransport.Configuration()
-        configuration.httpVersion = .automatic
-        configuration.maximumConnectionsPerHost = 1
-        configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
-        configuration.verifiesPeer = false
-        configuration.verifiesHost = false
-        let transport = try CurlTransport(configuration: configuration)
+        let transport = try curlHTTP2Transport()
         return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
+    case "curl-h2-apiclient":
+        // The h2 rows through what users call, for the targets.
+        let transport = try curlHTTP2Transport()
+        return apiClient("curl, APIClient", url: url, workload: workload, transport: transport, decoding: false) {
+            await transport.shutdown()
+        }
     case "ahc-h2":
         // AsyncHTTPClient's own HTTP/2 (its default, by ALPN), which multiplexes on one connection.
         var configuration = HTTPClient.Configuration(certificateVerification: .none)
@@ -178,6 +176,21 @@ private func curlTransport(connections: Int, recordsMetrics: Bool = true) throws
     configuration.maximumConnectionsPerHost = connections
     configuration.recordsMetrics = recordsMetrics
     // `run --loops` measures the same client on 1, 2 and N event loops.
+    if let loops = ProcessInfo.processInfo.environment["COURIER_BENCH_EVENT_LOOPS"].flatMap(Int.init) {
+        configuration.eventLoopCount = loops
+    }
+    return try CurlTransport(configuration: configuration)
+}
+
+/// HTTP/2 by ALPN, every request on one connection; the certificate is nginx's self-signed one,
+/// not verified, as for ahc-h2 (one handshake per process either way).
+private func curlHTTP2Transport() throws -> CurlTransport {
+    var configuration = CurlTransport.Configuration()
+    configuration.httpVersion = .automatic
+    configuration.maximumConnectionsPerHost = 1
+    configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
+    configuration.verifiesPeer = false
+    configuration.verifiesHost = false
     if let loops = ProcessInfo.processInfo.environment["COURIER_BENCH_EVENT_LOOPS"].flatMap(Int.init) {
         configuration.eventLoopCount = loops
     }

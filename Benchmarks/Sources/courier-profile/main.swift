@@ -12,6 +12,8 @@ import Foundation
 //
 //   courier-profile URL IN-FLIGHT REQUESTS [EVENT-LOOPS]
 //
+// With COURIER_PROFILE_H2=1, HTTP/2 by ALPN on one connection, the certificate unverified, as
+// the benchmark's h2 rows (an https URL).
 // Exits 0 when every response was a 200 with the expected 13 bytes.
 
 let arguments = CommandLine.arguments
@@ -37,6 +39,13 @@ Task.detached {
         var configuration = CurlTransport.Configuration()
         configuration.maximumConnectionsPerHost = max(width, 1)
         if let loops { configuration.eventLoopCount = loops }
+        if ProcessInfo.processInfo.environment["COURIER_PROFILE_H2"] == "1" {
+            configuration.httpVersion = .automatic
+            configuration.maximumConnectionsPerHost = 1
+            configuration.maximumConcurrentStreamsPerConnection = max(width, 100)
+            configuration.verifiesPeer = false
+            configuration.verifiesHost = false
+        }
         let transport = try CurlTransport(configuration: configuration)
         let client = APIClient(baseURL: url.deletingLastPathComponent(), transport: transport)
         let path = url.lastPathComponent
