@@ -25,6 +25,14 @@ import Testing
         #expect(mine.wholeFromPeer >= CacheProbe.peerTarget, "\(mine)")
         #expect(mine.torn == 0 && mine.overBound == 0, "\(mine)")
         #expect(probe.store.storedBytes <= bound)
+        // The count both kept is what the directory holds.
+        var bytes = 0
+        let files = FileManager.default.enumerator(atPath: directory.path)
+        while let file = files?.nextObject() as? String {
+            guard file.hasSuffix(".head") || file.hasSuffix(".body") else { continue }
+            bytes += (try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)[.size] as? Int) ?? 0
+        }
+        #expect(probe.store.storedBytes == bytes)
         let temporary = directory.appendingPathComponent(".tmp").path
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
     }

@@ -66,13 +66,16 @@ extension DiskCacheStore {
         return named.size
     }
 
-    /// Removes the least recently used entries until the store holds at most `limit` bytes.
-    /// Called holding the lock.
+    /// Counts what the store holds by walking the directory and, when that is over `limit`,
+    /// removes the least recently used entries until a tenth of `limit` is free, so that the
+    /// next few commits need no walk. Records the count. Called holding the lock.
     func evict(toFit limit: Int) {
         var (entries, total) = scan()
+        defer { record(total) }
         guard total > limit else { return }
+        let target = limit - limit / 10
         for entry in entries.sorted(by: { $0.lastUse < $1.lastUse }) {
-            guard total > limit else { break }
+            guard total > target else { break }
             unlink(entry.directory + "/" + DiskCacheFormat.headFileName(variant: entry.variant))
             removeBodies(variant: entry.variant, in: entry.directory, except: nil)
             rmdir(entry.directory)

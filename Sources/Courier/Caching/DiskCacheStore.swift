@@ -20,9 +20,10 @@ package final class DiskCacheStore: CacheStore {
     package let directory: URL
     /// The most bytes kept at once, heads and bodies; files being written are not counted.
     package let maximumBytes: Int
-    /// The lock file's descriptor, behind a mutex: `flock` excludes other processes, the mutex
-    /// this one's threads, which share the descriptor.
-    private let lockFile: Locked<Int32>
+    /// The lock file's descriptor: `flock` on it excludes other processes, and ``mutex`` this
+    /// one's threads, which share the descriptor. It also holds the byte count.
+    let lockDescriptor: Int32
+    private let mutex = Locked(())
     let path: String
     let temporaryPath: String
 
@@ -47,14 +48,14 @@ package final class DiskCacheStore: CacheStore {
         guard made == 0 else { throw failure("its temporary directory could not be created", made) }
         let descriptor = DiskFiles.openFile(path + "/" + DiskCacheFormat.lockFileName, O_RDWR | O_CREAT)
         guard descriptor >= 0 else { throw failure("its lock file could not be opened", errno) }
-        lockFile = Locked(descriptor)
+        lockDescriptor = descriptor
+        exclusively {
+            if recordedBytes() == nil { evict(toFit: self.maximumBytes) }
+        }
     }
 
     deinit {
-        lockFile.withLock { descriptor in
-            close(descriptor)
-            descriptor = -1
-        }
+        close(lockDescriptor)
     }
 
     private static func reason(_ error: any Error, otherwise code: Int32) -> String {
@@ -66,11 +67,11 @@ package final class DiskCacheStore: CacheStore {
 
     /// Runs `body` holding the directory's lock, against this process's threads and others.
     func exclusively<Result>(_ body: () -> Result) -> Result {
-        lockFile.withLock { descriptor in
+        mutex.withLock { _ in
             // Without the lock (a file system with no flock) the store still works in one
             // process, which the mutex serialises.
-            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-            defer { flock(descriptor, LOCK_UN) }
+            while flock(lockDescriptor, LOCK_EX) != 0 && errno == EINTR {}
+            defer { flock(lockDescriptor, LOCK_UN) }
             return body()
         }
     }
@@ -175,6 +176,7 @@ package final class DiskCacheStore: CacheStore {
         let name = DiskCacheFormat.keyDirectoryName(target.key)
         let paths = EntryPaths(keyDirectory: keyDirectory(name), variant: DiskCacheFormat.variantName(target.variant), body: target.body)
         exclusively {
+            let replaced = DiskFiles.status(paths.headFile)?.size ?? 0
             guard DiskFiles.makeDirectory(paths.keyDirectory) == 0, rename(target.temporaryFile, paths.bodyFile) == 0 else {
                 unlink(target.temporaryFile)
                 unlink(headTemporary)
@@ -186,15 +188,15 @@ package final class DiskCacheStore: CacheStore {
                 return
             }
             _ = DiskFiles.touch(paths.headFile)
-            removeBodies(variant: paths.variant, in: paths.keyDirectory, except: target.body)
-            evict(toFit: maximumBytes)
+            let removed = replaced + removeBodies(variant: paths.variant, in: paths.keyDirectory, except: target.body)
+            account(data.count + bodyLength - removed)
         }
     }
 
     package func update(_ entry: CacheEntry, to response: StoredResponse) {
         guard let paths = paths(of: entry) else { return }
         exclusively {
-            guard case .contents(let data, _) = DiskFiles.readSmallFile(paths.headFile, limit: DiskCacheFormat.maximumHeadFileBytes),
+            guard case .contents(let data, let status) = DiskFiles.readSmallFile(paths.headFile, limit: DiskCacheFormat.maximumHeadFileBytes),
                 var head = DiskCacheFormat.decode(data), head.body == paths.body
             else { return }
             head.response = response
@@ -205,24 +207,30 @@ package final class DiskCacheStore: CacheStore {
                 return
             }
             _ = DiskFiles.touch(paths.headFile)
-            evict(toFit: maximumBytes)
+            account(updated.count - status.size)
         }
     }
 
     package func remove(_ key: CacheKey) {
-        exclusively { removeKeyDirectory(keyDirectory(DiskCacheFormat.keyDirectoryName(key))) }
+        exclusively { account(-removeKeyDirectory(keyDirectory(DiskCacheFormat.keyDirectoryName(key)))) }
     }
 
     package func removeAll() {
         exclusively {
             for name in DiskFiles.names(in: path) where DiskCacheFormat.isHexName(Substring(name), length: 16) {
-                removeKeyDirectory(keyDirectory(name))
+                _ = removeKeyDirectory(keyDirectory(name))
             }
+            // Counted afresh: what is left (another process's commit since) is all there is.
+            evict(toFit: maximumBytes)
         }
     }
 
     package var storedBytes: Int {
-        exclusively { scan().bytes }
+        exclusively {
+            if let recorded = recordedBytes() { return recorded }
+            evict(toFit: maximumBytes)
+            return recordedBytes() ?? 0
+        }
     }
 
     // MARK: Removal
@@ -233,27 +241,33 @@ package final class DiskCacheStore: CacheStore {
         exclusively {
             let headFile = directory + "/" + DiskCacheFormat.headFileName(variant: variant)
             if let current = DiskFiles.status(headFile), let head, !current.isSameFile(as: head) { return }
-            unlink(headFile)
-            removeBodies(variant: variant, in: directory, except: nil)
+            let removed = DiskFiles.remove(headFile) + removeBodies(variant: variant, in: directory, except: nil)
             rmdir(directory)
+            account(-removed)
         }
     }
 
-    /// Removes the variant's body files other than `body`; called holding the lock.
-    func removeBodies(variant: String, in directory: String, except body: String?) {
+    /// Removes the variant's body files other than `body`, returning the bytes they held;
+    /// called holding the lock.
+    @discardableResult
+    func removeBodies(variant: String, in directory: String, except body: String?) -> Int {
+        var removed = 0
         for file in DiskFiles.names(in: directory) {
             if case .body(variant, let other) = DiskCacheFormat.kind(ofFileNamed: file), other != body {
-                unlink(directory + "/" + file)
+                removed += DiskFiles.remove(directory + "/" + file)
             }
         }
+        return removed
     }
 
     /// Removes every file the store makes in a key directory, then the directory when that
-    /// leaves it empty; called holding the lock.
-    func removeKeyDirectory(_ directory: String) {
+    /// leaves it empty, returning the bytes removed; called holding the lock.
+    func removeKeyDirectory(_ directory: String) -> Int {
+        var removed = 0
         for file in DiskFiles.names(in: directory) where DiskCacheFormat.kind(ofFileNamed: file) != nil {
-            unlink(directory + "/" + file)
+            removed += DiskFiles.remove(directory + "/" + file)
         }
         rmdir(directory)
+        return removed
     }
 }

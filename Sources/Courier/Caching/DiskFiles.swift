@@ -135,6 +135,12 @@ enum DiskFiles {
         return code
     }
 
+    /// Removes the file at `path`, returning the bytes it held; 0 when it was not there.
+    static func remove(_ path: String) -> Int {
+        let size = status(path)?.size ?? 0
+        return unlink(path) == 0 ? size : 0
+    }
+
     /// Sets the file's modification time to now, read from the clock to the nanosecond: the
     /// kernel's own stamp is only as fine as its tick, too coarse to order uses a few
     /// milliseconds apart. False when the file is gone.

@@ -89,8 +89,9 @@ enum CacheStoreBehaviour {
         #expect(entries.count == 1)
         #expect(entries.first?.response.headerFields == [StoredField(name: "ETag", value: "\"2\"")])
         #expect(try entries.first.flatMap { try read($0, in: store) } == body(4000, seed: 9))
-        // The replaced body is gone with its entry, not kept beside it.
-        #expect(store.storedBytes == before)
+        // The replaced body is gone with its entry, not kept beside it (a head's size may
+        // differ by the digits of its dates).
+        #expect(abs(store.storedBytes - before) < 100)
         #expect(try read(old, in: store) == nil)
     }
 

@@ -171,7 +171,41 @@ final class DiskCacheStoreTests {
         #expect(["a", "c", "d"].allSatisfy { reader.entries(for: key($0)).count == 1 })
     }
 
-    @Test func leftOverFilesAreCollectedAndNotCounted() throws {
+    /// The bytes of every head and body file under `url`.
+    private func bytesOfEntries(in url: URL) -> Int {
+        files(in: url).filter { $0.hasSuffix(".head") || $0.hasSuffix(".body") }.reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(file).path)[.size] as? Int) ?? 0)
+        }
+    }
+
+    /// The count kept in the lock file follows every kind of change, so it equals what a walk
+    /// of the directory finds.
+    @Test func theRecordedCountIsTheBytesOfTheFiles() throws {
+        let url = directory()
+        let store = try DiskCacheStore(directory: url, maximumBytes: 60_000)
+        for round in 0..<30 {
+            CacheStoreBehaviour.put(CacheStoreBehaviour.body(round * 397 % 9000, seed: 1), in: store, key: key("k\(round % 7)"), variant: "\(round % 2)")
+            if round % 5 == 4, let entry = store.entries(for: key("k\(round % 7)")).first {
+                store.update(entry, to: CacheStoreBehaviour.response([("X-Round", String(repeating: "r", count: round))]))
+            }
+            if round % 11 == 10 { store.remove(key("k\(round % 3)")) }
+            #expect(store.storedBytes == bytesOfEntries(in: url))
+        }
+        let damaged = url.appendingPathComponent(DiskCacheFormat.keyDirectoryName(key("k6")))
+        // Damaged in place, its size kept: the count cannot know what an outside writer did.
+        for file in files(in: damaged) where file.hasSuffix(".head") {
+            var bytes = try Data(contentsOf: damaged.appendingPathComponent(file))
+            bytes[30] ^= 0x20
+            try bytes.write(to: damaged.appendingPathComponent(file))
+        }
+        #expect(store.entries(for: key("k6")).isEmpty)
+        #expect(store.storedBytes == bytesOfEntries(in: url))
+        #expect(store.storedBytes <= 60_000)
+        store.removeAll()
+        #expect(store.storedBytes == 0)
+    }
+
+    @Test func leftOverFilesAreCollectedWhenTheCountIsRebuilt() throws {
         let url = directory()
         let store = try DiskCacheStore(directory: url, maximumBytes: 1 << 20)
         CacheStoreBehaviour.put(Data(count: 100), in: store, key: key("a"))
@@ -188,6 +222,10 @@ final class DiskCacheStoreTests {
         try Data(count: 5000).write(to: fresh)
         let foreign = url.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: foreign)
+        // The count is of entries only.
+        #expect(store.storedBytes == stored)
+        // A lock file without a count (a crash while writing it) has the directory walked.
+        #expect(truncate(url.appendingPathComponent(".lock").path, 0) == 0)
         #expect(store.storedBytes == stored)
         #expect(!FileManager.default.fileExists(atPath: orphan.path))
         #expect(!FileManager.default.fileExists(atPath: stale.path))
