@@ -17,7 +17,7 @@ extension StoredResponse {
     /// `date_value`: the `Date` field, or when the response came without a valid one, the time
     /// it arrived (RFC 9110 §6.6.1 has a cache add it).
     var dateValue: Date {
-        fieldValue("Date").flatMap(CookieDate.parse) ?? responseTime
+        fieldValue("Date").flatMap { HTTPDate.parse($0) } ?? responseTime
     }
 
     /// The freshness lifetime of §4.2.1, in seconds. A private cache ignores `s-maxage`. An
@@ -30,11 +30,11 @@ extension StoredResponse {
         case .absent: break
         }
         if let expires = fieldValue("Expires") {
-            guard let date = CookieDate.parse(expires) else { return 0 }
+            guard let date = HTTPDate.parse(expires) else { return 0 }
             return max(0, date.timeIntervalSince(dateValue))
         }
         guard heuristics, Self.isHeuristicallyCacheable(statusCode) || cacheControl.contains("public"),
-            let lastModified = fieldValue("Last-Modified").flatMap(CookieDate.parse)
+            let lastModified = fieldValue("Last-Modified").flatMap({ HTTPDate.parse($0) })
         else { return 0 }
         // A tenth of the time since the last change, the figure §4.2.2 and browsers use.
         return max(0, dateValue.timeIntervalSince(lastModified) / 10)
