@@ -32,9 +32,7 @@ struct CacheOptions: ParsableArguments {
         guard let cache else { return nil }
         let directory = URL(fileURLWithPath: cache, isDirectory: true)
         do {
-            guard cacheHeuristics else { return try HTTPCache(directory: directory, maximumBytes: cacheMaxBytes) }
-            // The library turns heuristics on only through its package initialiser.
-            return HTTPCache(store: try DiskCacheStore(directory: directory, maximumBytes: cacheMaxBytes), usesHeuristicFreshness: true)
+            return try HTTPCache(directory: directory, maximumBytes: cacheMaxBytes, usesHeuristicFreshness: cacheHeuristics)
         } catch {
             Terminal.errorLine("\(method) \(url.redactedString): \(error)")
             throw ExitCode(CurlExitCode.writeError)
