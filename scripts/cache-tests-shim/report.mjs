@@ -27,9 +27,14 @@ const { default: suites } = await suiteModule('tests/index.mjs')
 const { determineTestResult, resultTypes } = await suiteModule('test-engine/lib/results.mjs')
 
 const readJSON = file => JSON.parse(fs.readFileSync(file, 'utf8'))
+// run.mjs writes the first pass's results and, with --confirm, each failure's rerun alone. A test
+// that passed alone counts as passed, and the report names it, with what the first pass said.
 const runs = positionals.map(argument => {
   const equals = argument.indexOf('=')
-  return { label: argument.slice(0, equals), results: readJSON(argument.slice(equals + 1)), ours: true }
+  const { results: firstPass, alone } = readJSON(argument.slice(equals + 1))
+  const results = { ...firstPass }
+  for (const [id, result] of Object.entries(alone)) if (result === true) results[id] = true
+  return { label: argument.slice(0, equals), results, firstPass, alone, ours: true }
 })
 for (const [file, label] of [['chrome.json', 'Chrome'], ['firefox.json', 'Firefox'], ['safari.json', 'Safari']]) {
   const published = path.join(options.suite, 'results', file)
@@ -96,6 +101,13 @@ function reason (run, test) {
 }
 
 for (const run of runs.filter(run => run.ours)) {
+  const passedAlone = Object.keys(run.alone).filter(id => run.alone[id] === true)
+  if (Object.keys(run.alone).length > 0) {
+    const firstPass = { ...run, results: run.firstPass }
+    console.log(`\n${run.label}: rerun alone, ${passedAlone.length} of the first pass's ${Object.keys(run.alone).length} ` +
+      `failures passed (counted as passed above; first pass ${count(applicable, firstPass, ['required', 'optimal'])}):`)
+    for (const id of passedAlone) console.log(`  ${id}: first ${JSON.stringify(run.firstPass[id])}`)
+  }
   const failing = applicable.filter(test => kindOf(test) !== 'check' && !passed(run, test))
   console.log(`\n${run.label}: ${failing.length} applicable tests did not pass`)
   for (const test of failing) {
