@@ -136,9 +136,8 @@ package final class DiskCacheStore: CacheStore {
 
     package func openBody(of entry: CacheEntry) -> (any CacheBodyReader)? {
         guard let paths = paths(of: entry) else { return nil }
-        let descriptor = DiskFiles.openFile(paths.bodyFile, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        guard let status = DiskFiles.status(descriptor: descriptor), status.size == entry.bodyLength else {
+        guard let (descriptor, status) = DiskFiles.openRegularFile(paths.bodyFile) else { return nil }
+        guard status.size == entry.bodyLength else {
             close(descriptor)
             return nil
         }

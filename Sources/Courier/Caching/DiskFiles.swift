@@ -14,6 +14,7 @@ enum DiskFiles {
         var inode: UInt64
         var size: Int
         var isDirectory: Bool
+        var isRegularFile: Bool
         /// The last modification, in nanoseconds since 1970: for a head file, its last use.
         var modified: Int64
         var links: Int
@@ -23,6 +24,7 @@ enum DiskFiles {
             inode = UInt64(raw.st_ino)
             size = Int(raw.st_size)
             isDirectory = (raw.st_mode & S_IFMT) == S_IFDIR
+            isRegularFile = (raw.st_mode & S_IFMT) == S_IFREG
             #if canImport(Darwin)
             modified = Int64(raw.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(raw.st_mtimespec.tv_nsec)
             #else
@@ -63,13 +65,26 @@ enum DiskFiles {
         case contents(Data, Status)
     }
 
-    /// The whole of the file at `path` when it has at most `limit` bytes.
+    /// Opens the regular file at `path` to read it; -1 for anything else, so that a FIFO, a
+    /// device or a symbolic link put in the directory never blocks or redirects a read.
+    static func openRegularFile(_ path: String) -> (descriptor: Int32, status: Status)? {
+        let descriptor = openFile(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        guard let status = status(descriptor: descriptor), status.isRegularFile else {
+            close(descriptor)
+            errno = EINVAL
+            return nil
+        }
+        return (descriptor, status)
+    }
+
+    /// The whole of the regular file at `path` when it has at most `limit` bytes.
     static func readSmallFile(_ path: String, limit: Int) -> SmallFile {
-        let descriptor = openFile(path, O_RDONLY)
-        guard descriptor >= 0 else { return errno == ENOENT ? .missing : .unreadable(nil) }
+        guard let (descriptor, status) = openRegularFile(path) else {
+            return errno == ENOENT ? .missing : .unreadable(Self.status(path))
+        }
         defer { close(descriptor) }
-        guard let status = status(descriptor: descriptor) else { return .unreadable(nil) }
-        guard !status.isDirectory, status.size <= limit else { return .unreadable(status) }
+        guard status.size <= limit else { return .unreadable(status) }
         var data = Data(count: status.size)
         var filled = 0
         while filled < status.size {

@@ -116,6 +116,29 @@ final class DiskCacheStoreTests {
         #expect(files(in: url).count == 2)
     }
 
+    /// A FIFO would block a plain open until a writer came; a link could point anywhere.
+    @Test(arguments: ["fifo head", "fifo body", "linked head"])
+    func aFileThatIsNotARegularFileIsAMiss(_ kind: String) throws {
+        let url = directory()
+        let store = try DiskCacheStore(directory: url, maximumBytes: 1 << 20)
+        CacheStoreBehaviour.put(Data(count: 10), in: store, key: key("a"))
+        let entry = try #require(store.entries(for: key("a")).first)
+        let paths = try #require(store.paths(of: entry))
+        let target = kind.hasSuffix("body") ? paths.bodyFile : paths.headFile
+        let elsewhere = url.appendingPathComponent("elsewhere").path
+        try FileManager.default.moveItem(atPath: target, toPath: elsewhere)
+        if kind.hasPrefix("fifo") {
+            #expect(mkfifo(target, 0o600) == 0)
+        } else {
+            try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: elsewhere)
+        }
+        if kind == "fifo body" {
+            #expect(store.openBody(of: entry) == nil)
+        }
+        #expect(store.entries(for: key("a")).isEmpty)
+        #expect((try? FileManager.default.attributesOfItem(atPath: target)) == nil)
+    }
+
     @Test func aBodyCutShortWhileReadIsAnErrorNotAShortBody() throws {
         let store = try DiskCacheStore(directory: directory(), maximumBytes: 1 << 20)
         CacheStoreBehaviour.put(CacheStoreBehaviour.body(5000, seed: 1), in: store, key: key("a"))
