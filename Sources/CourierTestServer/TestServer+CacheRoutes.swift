@@ -12,7 +12,8 @@ extension TestServer {
     /// seconds after `Date`, `age=S` an `Age`, `etag=T` an `ETag` of `"T"` (`etag=W/T` a weak
     /// one), `last_modified=1` a `Last-Modified` of ``rangeEpoch``, `vary=NAME` a `Vary`,
     /// `status=N` the status (200 by default), `bytes=N` a body of N deterministic bytes instead
-    /// of the text, `changes=1` a new entity tag on every visit. A request whose
+    /// of the text (up to 100 MiB), `zeros=N` one of N zero bytes (up to 64 GiB, costing the
+    /// server no memory), `changes=1` a new entity tag on every visit. A request whose
     /// `If-None-Match` holds the current tag, or whose `If-Modified-Since` is not before
     /// `Last-Modified`, gets 304 with the same head and `X-Visit`. Every answer carries
     /// `X-Visit: N`, and `X-Seen-If-None-Match` and `X-Seen-If-Modified-Since` with the
@@ -51,6 +52,12 @@ extension TestServer {
         if let count = request.query("bytes").flatMap(Int.init), (0...maximumGeneratedBodySize).contains(count) {
             headers.add(name: "Content-Type", value: "application/octet-stream")
             return .reply(Reply(status: status, headers: headers, body: .deterministic(count: count, seed: 0, chunkSize: Reply.defaultChunkSize)))
+        }
+        if let count = request.query("zeros").flatMap(Int.init), (0...maximumZerosBodySize).contains(count) {
+            headers.add(name: "Content-Type", value: "application/octet-stream")
+            let unit = zeroUnit
+            let remainder = ByteBuffer(repeating: 0, count: count % unit.readableBytes)
+            return .reply(Reply(status: status, headers: headers, body: .repeated(prefix: ByteBuffer(), unit: unit, times: count / unit.readableBytes, suffix: remainder)))
         }
         headers.add(name: "Content-Type", value: "text/plain")
         let text = "visit \(visit) of \(key)" + (variant.map { ", variant \($0)" } ?? "")

@@ -58,7 +58,7 @@ extension TestServer {
     /// Largest body `/zeros` will produce: 64 GiB.
     static let maximumZerosBodySize = 64 << 30
 
-    private static let zeroUnit = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
+    static let zeroUnit = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
 
     /// The answer to a request to `/sink`, whose body was counted and dropped as it arrived:
     /// `{"bytes": n}`.
