@@ -68,14 +68,16 @@ extension DiskCacheStore {
 
     /// Counts what the store holds by walking the directory and, when that is over `limit`,
     /// removes the least recently used entries until a tenth of `limit` is free, so that the
-    /// next few commits need no walk. Records the count. Called holding the lock.
+    /// next few commits need no walk; the most recently used entry goes only when it alone is
+    /// over `limit`. Records the count. Called holding the lock.
     func evict(toFit limit: Int) {
         var (entries, total) = scan()
         defer { record(total) }
         guard total > limit else { return }
         let target = limit - limit / 10
-        for entry in entries.sorted(by: { $0.lastUse < $1.lastUse }) {
-            guard total > target else { break }
+        let oldestFirst = entries.sorted(by: { $0.lastUse < $1.lastUse })
+        for (index, entry) in oldestFirst.enumerated() {
+            guard total > (index == oldestFirst.count - 1 ? limit : target) else { break }
             unlink(entry.directory + "/" + DiskCacheFormat.headFileName(variant: entry.variant))
             removeBodies(variant: entry.variant, in: entry.directory, except: nil)
             rmdir(entry.directory)

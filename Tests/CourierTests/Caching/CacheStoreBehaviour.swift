@@ -138,6 +138,16 @@ enum CacheStoreBehaviour {
         }
     }
 
+    /// A body that fits the bound with its head is kept, even when every other entry has to go.
+    static func aBodyThatFitsTheBoundIsKept(_ make: MakeStore) throws {
+        let store = try make(10_000)
+        put(body(1000, seed: 1), in: store, key: key("old"))
+        #expect(put(body(9000, seed: 2), in: store, key: key("large")))
+        #expect(try store.entries(for: key("large")).first.flatMap { try read($0, in: store) } == body(9000, seed: 2))
+        #expect(store.entries(for: key("old")).isEmpty)
+        #expect(store.storedBytes <= 10_000)
+    }
+
     static func aBodyOverTheBoundIsNotKept(_ make: MakeStore) throws {
         let store = try make(10_000)
         put(body(1000, seed: 1), in: store, key: key("kept"))

@@ -15,6 +15,7 @@ struct MemoryCacheStoreTests {
     @Test func updateReplacesTheHeadAndKeepsTheBody() throws { try CacheStoreBehaviour.updateReplacesTheHeadAndKeepsTheBody(make) }
     @Test func theLeastRecentlyUsedEntryIsEvictedFirst() throws { try CacheStoreBehaviour.theLeastRecentlyUsedEntryIsEvictedFirst(make) }
     @Test func theBoundHoldsAfterEveryCommit() throws { try CacheStoreBehaviour.theBoundHoldsAfterEveryCommit(make) }
+    @Test func aBodyThatFitsTheBoundIsKept() throws { try CacheStoreBehaviour.aBodyThatFitsTheBoundIsKept(make) }
     @Test func aBodyOverTheBoundIsNotKept() throws { try CacheStoreBehaviour.aBodyOverTheBoundIsNotKept(make) }
     @Test func anAbandonedBodyIsNeverVisible() throws { try CacheStoreBehaviour.anAbandonedBodyIsNeverVisible(make) }
     @Test func removeTakesEveryVariantOfAKeyAndRemoveAllEverything() throws {
