@@ -21,7 +21,7 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
-    /// | `curl.eventLoopCount` | int | `1` | 1 to 256 | `eventLoopCount` |
+    /// | `curl.eventLoopCount` | int | half the cores, at least 1 | 1 to 256 | `eventLoopCount` |
     /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge` | `httpVersion` |
     /// | `tls.clientCertificate` | string | none | a path to a PEM certificate (and its key, unless `tls.privateKey` is set) | `clientCertificate` |
     /// | `tls.privateKey` | string | none | a path to a PEM private key | `clientCertificate` |

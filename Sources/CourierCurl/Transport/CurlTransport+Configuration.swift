@@ -17,7 +17,19 @@ extension CurlTransport {
 
         /// How many event loops the transport runs its transfers on: each a thread of its own
         /// with its own libcurl multi handle and connections, so that one transport can use more
-        /// than one core. Default 1.
+        /// than one core. Default: half the cores this process may run on, at least 1 (1 on 1
+        /// or 2 cores, 8 on 16, 32 on 64).
+        ///
+        /// Why half: a loop's thread does libcurl's work and little else, about 60% of a small
+        /// request's instructions; building the response, the policy layers and decoding run
+        /// on the awaiting tasks, on Swift's global executor, which has a thread per core. With
+        /// n loops kept busy, that other work needs about 0.6 × n more cores, so n ≈ cores ÷ 1.6
+        /// fills the machine; half leaves a little for the app's own work. On 2 cores a second
+        /// loop served fewer requests than one in three of four workloads, and on one core it
+        /// cost 4% more instructions per request (Benchmarks/README.md, "Event loops per
+        /// transport"). One host's HTTP/1.1 requests use at most ``maximumConnectionsPerHost``
+        /// loops (6 by default), so a transport that sends most of its traffic to one host
+        /// gains from more loops only with a higher connection limit.
         ///
         /// Requests to one host over HTTP/1.1 are spread over the loops, each of which keeps
         /// and reuses its own connections to that host. Requests that may share an HTTP/2
@@ -27,7 +39,37 @@ extension CurlTransport {
         /// uses more loops than it may have connections. From 1 to 256: another value fails
         /// ``CurlTransport/init(configuration:)`` with a ``CurlError`` of kind
         /// ``CurlError/Kind/option``.
-        public var eventLoopCount: Int = 1
+        public var eventLoopCount: Int = Configuration.defaultEventLoopCount
+
+        /// Half the cores this process may run on, at least 1.
+        static let defaultEventLoopCount = max(1, availableCores() / 2)
+
+        /// The cores in this process's CPU affinity (`taskset`, a container's cpuset), from
+        /// Linux's `/proc/self/status`; elsewhere, or when it cannot be read, every active core.
+        /// Foundation's count ignores the affinity, and Glibc's module leaves out
+        /// `sched_getaffinity`.
+        static func availableCores() -> Int {
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }),
+               let count = coreCount(inAllowedList: line.dropFirst("Cpus_allowed_list:".count)), count > 0 {
+                return count
+            }
+            return ProcessInfo.processInfo.activeProcessorCount
+        }
+
+        /// The cores a list such as `0-3,8,10-11` names; nil when it is not such a list.
+        static func coreCount(inAllowedList list: Substring) -> Int? {
+            var count = 0
+            for range in list.trimmingCharacters(in: .whitespaces).split(separator: ",") {
+                let ends = range.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+                switch (ends.count, ends.first ?? nil, ends.last ?? nil) {
+                case (1, .some, _): count += 1
+                case (2, .some(let low), .some(let high)) where low <= high: count += high - low + 1
+                default: return nil
+                }
+            }
+            return count
+        }
 
         /// Redirects, limits, the total deadline and the other policies both transports share.
         /// The limits are enforced while receiving; the rest are layers over this engine.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// It answers as URLSession answers — same status, headers, body, final URL and `URLError`
 /// codes — with safer defaults (see ``Configuration``) and its own threads doing all libcurl
-/// work: one by default, or ``Configuration-swift.struct/eventLoopCount``. Its engine does one exchange; redirects, the total deadline, retries, response
+/// work: half the cores by default, or ``Configuration-swift.struct/eventLoopCount``. Its engine does one exchange; redirects, the total deadline, retries, response
 /// validation and error descriptions are the shared ``Courier/Policies`` layers over it, the
 /// same ones `URLSessionTransport` uses.
 ///

@@ -140,6 +140,23 @@ struct CurlEventLoopGroupTests {
         }
     }
 
+    /// The kernel's list of the cores a process may run on, as `/proc/self/status` gives it.
+    @Test(arguments: [("0-1", 2), ("0", 1), ("0,2-5", 5), (" 0-3,8,10-11\t", 7), ("", 0), ("3-1", nil), ("a", nil), ("0-", nil)] as [(String, Int?)])
+    func anAllowedCoreListIsCounted(list: String, cores: Int?) {
+        #expect(CurlTransport.Configuration.coreCount(inAllowedList: Substring(list)) == cores)
+    }
+
+    /// By default, half the cores this process may use, at least one; a transport made with
+    /// the default runs that many loops. (`taskset -c 0` makes it 1 on any machine.)
+    @Test func theDefaultLoopCountIsHalfTheCoresThisProcessMayUse() async throws {
+        let cores = CurlTransport.Configuration.availableCores()
+        #expect(cores >= 1 && cores <= ProcessInfo.processInfo.activeProcessorCount)
+        #expect(CurlTransport.Configuration().eventLoopCount == max(1, cores / 2))
+        let transport = try CurlTransport()
+        #expect(transport.statisticsPerLoop.count == max(1, cores / 2))
+        await transport.shutdown()
+    }
+
     @Test(arguments: [0, -1, CurlEventLoopGroup.maximumCount + 1])
     func aLoopCountOutOfRangeIsRefusedNamingTheSetting(count: Int) {
         var configuration = CurlTransport.Configuration()
