@@ -20,6 +20,10 @@ extension Policies {
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
     /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
+    /// | `cache.enabled` | bool | `false` | `true` keeps responses in memory (``Courier/HTTPCache/init(maximumBytes:usesHeuristicFreshness:)``) | `cache` |
+    /// | `cache.directory` | string | none | a directory path; keeps responses there, shared with other processes | `cache` |
+    /// | `cache.maximumBytes` | int | `33554432` (32 MiB) in memory, `268435456` (256 MiB) in a directory | 1 or more | the cache's bound |
+    /// | `cache.heuristicFreshness` | bool | `false` | `true`, `false` | the cache's `usesHeuristicFreshness` |
     /// | `retries.maximumAttempts` | int | `1` (no retries) | 1 or more | `retries.maximumAttempts` |
     /// | `retries.initialDelay` | double, seconds | `0.5` | 0 or more | `retries.initialDelay` |
     /// | `retries.multiplier` | double | `2` | 1 or more | `retries.multiplier` |
@@ -80,6 +84,7 @@ extension Policies {
         if try reader.bool("cookies.enabled", default: false) {
             cookies = CookieStore()
         }
+        cache = try HTTPCache.reading(reader)
         retries = try RetryPolicy(reading: reader, over: retries)
     }
 }

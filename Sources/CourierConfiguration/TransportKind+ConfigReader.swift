@@ -63,6 +63,10 @@ extension TransportKind {
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
     /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
+    /// | `courier.cache.enabled` | `COURIER_CACHE_ENABLED` | bool | `false` | `true` keeps responses in memory (`HTTPCache`) |
+    /// | `courier.cache.directory` | `COURIER_CACHE_DIRECTORY` | string | none | a directory path; keeps responses there, shared by processes |
+    /// | `courier.cache.maximumBytes` | `COURIER_CACHE_MAXIMUM_BYTES` | int | 32 MiB in memory, 256 MiB in a directory | 1 or more |
+    /// | `courier.cache.heuristicFreshness` | `COURIER_CACHE_HEURISTIC_FRESHNESS` | bool | `false` | `true`, `false` |
     /// | `courier.retries.maximumAttempts` | `COURIER_RETRIES_MAXIMUM_ATTEMPTS` | int | `1` (no retries) | 1 or more |
     /// | `courier.retries.initialDelay` | `COURIER_RETRIES_INITIAL_DELAY` | double, seconds | `0.5` | 0 or more |
     /// | `courier.retries.multiplier` | `COURIER_RETRIES_MULTIPLIER` | double | `2` | 1 or more |

@@ -31,6 +31,11 @@ import Testing
         Case("courier.redirects.maximum", 2.5, #"courier.redirects.maximum="2.5" \#(whole0) (0 returns every redirect response as it is)"#),
         Case("courier.redirects.maximum", "five", #"courier.redirects.maximum="five" \#(whole0) (0 returns every redirect response as it is)"#),
         Case("courier.redirects.allowsInsecure", "maybe", #"courier.redirects.allowsInsecure="maybe" \#(bool)"#),
+        Case("courier.cache.maximumBytes", 0, #"courier.cache.maximumBytes="0" is not accepted; accepted values: a whole number of bytes, 1 or more"#),
+        Case(
+            "courier.cache.directory", "/dev/null/cache",
+            #"courier.cache.directory="/dev/null/cache" is not accepted; accepted values: the path of a directory this process may create and write (it could not be created: No such file or directory)"#
+        ),
         Case(
             "courier.redirects.sensitiveHeaderNames",
             .init(.stringArray(["X-Api-Key", "X Session"]), isSecret: false),

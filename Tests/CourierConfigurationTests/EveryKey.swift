@@ -19,6 +19,9 @@ enum EveryKey {
         "courier.limits.responseBytes": 1_048_576,
         "courier.limits.headerBytes": 16_384,
         "courier.cookies.enabled": true,
+        "courier.cache.directory": .init(.string(cacheDirectory), isSecret: false),
+        "courier.cache.maximumBytes": 1_000_000,
+        "courier.cache.heuristicFreshness": true,
         "courier.retries.maximumAttempts": 4,
         "courier.retries.initialDelay": 0.25,
         "courier.retries.multiplier": 3,
@@ -65,6 +68,7 @@ enum EveryKey {
             "userAgent": "courier-tests/1",
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
             "cookies": { "enabled": true },
+            "cache": { "directory": "\(cacheDirectory)", "maximumBytes": 1000000, "heuristicFreshness": true },
             "proxy": "http://proxy.invalid:3128",
             "proxyUser": "svc:pa:ss",
             "noProxy": ["localhost", ".internal"],
@@ -124,6 +128,9 @@ enum EveryKey {
         "COURIER_LIMITS_RESPONSE_BYTES": "1048576",
         "COURIER_LIMITS_HEADER_BYTES": "16384",
         "COURIER_COOKIES_ENABLED": "true",
+        "COURIER_CACHE_DIRECTORY": cacheDirectory,
+        "COURIER_CACHE_MAXIMUM_BYTES": "1000000",
+        "COURIER_CACHE_HEURISTIC_FRESHNESS": "true",
         "COURIER_RETRIES_MAXIMUM_ATTEMPTS": "4",
         "COURIER_RETRIES_INITIAL_DELAY": "0.25",
         "COURIER_RETRIES_MULTIPLIER": "3",
@@ -175,11 +182,24 @@ enum EveryKey {
         return policies
     }
 
-    /// `policies` without its cookie store, which compares by identity: every reader makes a new one.
+    /// Where `cache.directory` points: made by the readers, in the temporary directory.
+    static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-configuration-cache").path
+
+    /// `policies` without its cookie store and cache, which compare by identity: every reader
+    /// makes new ones.
     static func withoutStore(_ policies: Policies) -> Policies {
         var policies = policies
         policies.cookies = nil
+        policies.cache = nil
         return policies
+    }
+
+    /// The cache every key asks for: in ``cacheDirectory``, 1,000,000 bytes, heuristics on.
+    static func expectCache(_ cache: HTTPCache?, sourceLocation: SourceLocation) {
+        let store = cache?.store as? DiskCacheStore
+        #expect(store?.directory.standardizedFileURL.path == cacheDirectory, sourceLocation: sourceLocation)
+        #expect(store?.maximumBytes == 1_000_000, sourceLocation: sourceLocation)
+        #expect(cache?.usesHeuristicFreshness == true, sourceLocation: sourceLocation)
     }
 
     static var curl: CurlTransport.Configuration {
@@ -213,9 +233,12 @@ enum EveryKey {
         #expect(try TransportKind(config: config) == .curl, sourceLocation: sourceLocation)
         #expect(try withoutStore(Policies(config: config)) == policies, sourceLocation: sourceLocation)
         #expect(try Policies(config: config).cookies != nil, sourceLocation: sourceLocation)
+        expectCache(try Policies(config: config).cache, sourceLocation: sourceLocation)
         var curlRead = try CurlTransport.Configuration(config: config)
         #expect(curlRead.policies.cookies != nil, sourceLocation: sourceLocation)
+        expectCache(curlRead.policies.cache, sourceLocation: sourceLocation)
         curlRead.policies.cookies = nil
+        curlRead.policies.cache = nil
         #expect(curlRead == curl, sourceLocation: sourceLocation)
         let urlSession = try URLSessionTransport.Configuration(config: config)
         #expect(withoutStore(urlSession.policies) == policies, sourceLocation: sourceLocation)

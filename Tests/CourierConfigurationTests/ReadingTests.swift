@@ -115,3 +115,15 @@ import Testing
         #expect(curl.connectTimeout == 0)
     }
 }
+
+extension ReadingTests {
+    @Test func cacheEnabledKeepsResponsesInMemoryAndNoKeyKeepsNone() throws {
+        func cache(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> HTTPCache? {
+            try Policies(config: ConfigReader(provider: InMemoryProvider(values: values)).scoped(to: "courier")).cache
+        }
+        #expect(try cache([:]) == nil)
+        let memory = try #require(try cache(["courier.cache.enabled": true, "courier.cache.maximumBytes": 4096]))
+        #expect((memory.store as? MemoryCacheStore) != nil)
+        #expect(memory.usesHeuristicFreshness == false)
+    }
+}
