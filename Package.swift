@@ -249,7 +249,7 @@ let package = Package(
             ],
             path: "Tests/CourierProxyTestSupport"
         ),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestSupport"]),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.

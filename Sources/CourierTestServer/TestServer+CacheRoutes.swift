@@ -22,13 +22,13 @@ extension TestServer {
         guard let key = request.parameters["key"] else { return .reply(.badRequest("no key")) }
         let visit = request.visit("cache-" + key)
         let now = Date()
-        var headers: HTTPHeaders = ["Date": httpDate(now), "X-Visit": String(visit)]
+        var headers: HTTPHeaders = ["Date": HTTPDateText.format(now), "X-Visit": String(visit)]
         for name in ["If-None-Match", "If-Modified-Since"] {
             if let value = request.recorded.value(for: name) { headers.add(name: "X-Seen-" + name, value: value) }
         }
         if let cacheControl = request.query("cc") { headers.add(name: "Cache-Control", value: cacheControl) }
         if let seconds = request.query("expires").flatMap(TimeInterval.init) {
-            headers.add(name: "Expires", value: httpDate(now + seconds))
+            headers.add(name: "Expires", value: HTTPDateText.format(now + seconds))
         }
         if let age = request.query("age") { headers.add(name: "Age", value: age) }
         var entityTag: String?
@@ -38,7 +38,7 @@ extension TestServer {
         }
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
         let lastModified = request.query("last_modified") == "1" ? rangeEpoch : nil
-        if let lastModified { headers.add(name: "Last-Modified", value: httpDate(lastModified)) }
+        if let lastModified { headers.add(name: "Last-Modified", value: HTTPDateText.format(lastModified)) }
         var variant: String?
         if let vary = request.query("vary") {
             headers.add(name: "Vary", value: vary)
@@ -76,21 +76,8 @@ extension TestServer {
             }
         }
         guard let since = request.recorded.value(for: "If-Modified-Since"), let lastModified,
-            let date = httpDateFormatter().date(from: since)
+            let date = HTTPDateText.parse(since)
         else { return false }
         return lastModified.timeIntervalSince(date) < 1
-    }
-
-    private static func httpDate(_ date: Date) -> String {
-        httpDateFormatter().string(from: date)
-    }
-
-    /// A formatter per use: DateFormatter is not safe to share between the server's threads.
-    private static func httpDateFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
     }
 }

@@ -73,9 +73,9 @@ private struct RangedRepresentation {
 
     func reply(to request: RouteRequest, cutting: Bool = true) -> Reply {
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
-        headers.add(name: "Date", value: Self.httpDate(Date()))
+        headers.add(name: "Date", value: HTTPDateText.format(Date()))
         if let entityTag { headers.add(name: "ETag", value: entityTag) }
-        if let lastModified { headers.add(name: "Last-Modified", value: Self.httpDate(lastModified)) }
+        if let lastModified { headers.add(name: "Last-Modified", value: HTTPDateText.format(lastModified)) }
         let cut = cutting ? request.query("cut_at").flatMap(Int.init) : nil
         guard request.query("ignore_range") != "1", let asked = request.recorded.value(for: "Range"), honours(request) else {
             return body(0..<count, status: .ok, headers: headers, cut: cut)
@@ -98,7 +98,7 @@ private struct RangedRepresentation {
     private func honours(_ request: RouteRequest) -> Bool {
         guard let condition = request.recorded.value(for: "If-Range") else { return true }
         if condition.hasPrefix("\"") { return entityTag.map { !$0.hasPrefix("W/") && $0 == condition } ?? false }
-        return lastModified.map { Self.httpDate($0) == condition } ?? false
+        return lastModified.map { HTTPDateText.format($0) == condition } ?? false
     }
 
     private func body(_ range: Range<Int>, status: HTTPResponseStatus, headers: HTTPHeaders, cut: Int?) -> Reply {
@@ -112,7 +112,7 @@ private struct RangedRepresentation {
         }
         let content: Reply.Body
         if zeros {
-            let unit = Self.zeroUnit
+            let unit = TestServer.zeroUnit
             content = .repeated(
                 prefix: ByteBuffer(), unit: unit, times: sent.count / unit.readableBytes,
                 suffix: ByteBuffer(repeating: 0, count: sent.count % unit.readableBytes)
@@ -149,16 +149,5 @@ private struct RangedRepresentation {
             end = min(lastByte + 1, count)
         }
         return start < count ? .some(start..<end) : .unsatisfiable
-    }
-
-    private static let zeroUnit = ByteBuffer(repeating: 0, count: Reply.defaultChunkSize)
-
-    /// IMF-fixdate (RFC 9110 §5.6.7), the one form a server sends.
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

@@ -281,12 +281,9 @@ import Testing
         #expect(server.visits(key) <= 1)
     }
 
+    /// An HTTP-date, percent-encoded for a query.
     static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        HTTPDateText.format(date).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 }
 

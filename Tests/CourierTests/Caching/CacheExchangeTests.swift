@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -279,11 +280,7 @@ struct CacheExchangeTests {
     }
 
     private func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        HTTPDateText.format(date)
     }
 
     private func isAnswer(_ action: CacheExchange.LookupAction) -> Bool { if case .answer = action { true } else { false } }
