@@ -28,14 +28,17 @@ struct CurlEasyHandlePool {
     }
 
     /// Keeps the handle, detached from its last transfer, while fewer than ``maximumIdle`` wait
-    /// and `keep` holds; otherwise lets it go (`curl_easy_cleanup` runs in its deinit).
-    mutating func give(_ handle: CurlEasyHandle, keep: Bool = true) {
+    /// and `keep` holds; otherwise returns it, no longer counted, for the caller to let go
+    /// (`curl_easy_cleanup` runs in its deinit).
+    @discardableResult
+    mutating func give(_ handle: CurlEasyHandle, keep: Bool = true) -> CurlEasyHandle? {
         guard keep, idle.count < maximumIdle else {
             live -= 1
-            return
+            return handle
         }
         handle.detach()
         idle.append(handle)
+        return nil
     }
 
     mutating func removeAll() {

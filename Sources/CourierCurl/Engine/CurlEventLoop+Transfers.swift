@@ -164,7 +164,9 @@ extension CurlEventLoop {
             recordMetrics(of: transfer, handle: handle)
             Curl.remove(handle.pointer, from: multi)
         }
-        pool.give(handle, keep: !isShuttingDown)
+        // A handle the pool does not keep is let go with its transfer, which the awaiting task
+        // usually holds last: curl_easy_cleanup then runs on that task's thread, not here.
+        transfer.retiredHandle = pool.give(handle, keep: !isShuttingDown)
         if running.removeValue(forKey: transfer.id) != nil {
             admission.ended(in: transfer.connectionGroup)
         }

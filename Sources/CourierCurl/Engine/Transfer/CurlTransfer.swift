@@ -29,6 +29,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// told, so that a request sent right after it sees its loop free again.
     let lease: CurlLoopLease?
 
+    /// The handle this transfer ran on, when the pool did not keep it: let go first in
+    /// `deinit`, while everything its options point into is still there.
+    var retiredHandle: CurlEasyHandle?
+
     /// Where a streamed body goes; nil when the body is collected.
     private(set) var bodyStorage: ResponseBodyStorage?
 
@@ -73,6 +77,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
+        retiredHandle = nil
         // A failed or abandoned transfer still owns its buffers.
         collectedBody.giveBackBuffer()
         streamedBody.giveBackBuffer()
