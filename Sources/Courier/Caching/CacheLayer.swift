@@ -81,10 +81,11 @@ extension HTTPCache {
     fileprivate func answer<Body: ExchangeBody, Head: ExchangeHead>(
         with entry: CacheEntry, fields: [HeaderField], metrics: ExchangeMetrics
     ) -> (Body, Head)? {
-        guard let reader = store.openBody(of: entry), let body = Body.stored(reader, metrics: metrics) else { return nil }
         let stored = entry.response
+        let url = URL(string: stored.url)
+        guard let reader = store.openBody(of: entry), let body = Body.stored(reader, url: url, metrics: metrics) else { return nil }
         let head = ResponseHead(
-            statusCode: stored.statusCode, headerFields: HeaderFields(fields), url: URL(string: stored.url),
+            statusCode: stored.statusCode, headerFields: HeaderFields(fields), url: url,
             httpVersion: HTTPVersion(major: stored.httpVersionMajor, minor: stored.httpVersionMinor), metrics: metrics
         )
         return Head.answering(head).map { (body, $0) }
@@ -96,7 +97,7 @@ private func gatewayTimeout<Body: ExchangeBody, Head: ExchangeHead>(for request:
     var metrics = ExchangeMetrics()
     metrics.source = .cache
     let head = ResponseHead(statusCode: 504, headerFields: ["Content-Length": "0"], url: request.url, metrics: metrics)
-    guard let answer = Head.answering(head), let body = Body.stored(EmptyStoredBody(), metrics: metrics) else {
+    guard let answer = Head.answering(head), let body = Body.stored(EmptyStoredBody(), url: request.url, metrics: metrics) else {
         throw URLError(.resourceUnavailable, "nothing usable is stored and the request allows only an answer from the cache", url: request.url)
     }
     return (body, answer)

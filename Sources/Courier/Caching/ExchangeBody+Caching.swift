@@ -2,31 +2,34 @@
 import FoundationNetworking
 #endif
 import Foundation
+import Synchronization
 
 /// A body on its way into the store, written as the reader reads it; kept only when read whole.
 /// A tee let go of before then (its body failed, or was cancelled or dropped part-way) drops
 /// what it wrote.
 final class CacheBodyTee: Sendable {
     private let writer: any CacheBodyWriter
-    /// Whether the writer was committed or abandoned, so that it is told once.
-    private let ended = Locked(false)
+    /// Whether the writer was committed, abandoned or refused a chunk, so that it is told once.
+    /// The chunks come one after another from the body's reader; the flag only settles who
+    /// ends the writer, which an atomic does without a lock per chunk.
+    private let ended = Atomic<Bool>(false)
 
     init(_ writer: any CacheBodyWriter) {
         self.writer = writer
     }
 
     func write(_ chunk: Data) {
-        guard !ended.withLock({ $0 }) else { return }
-        if !writer.write(chunk) { ended.withLock { $0 = true } }
+        guard !ended.load(ordering: .acquiring) else { return }
+        if !writer.write(chunk) { ended.store(true, ordering: .releasing) }
     }
 
     func commit() {
-        guard ended.withLock({ ended in defer { ended = true }; return !ended }) else { return }
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.commit()
     }
 
     deinit {
-        if !ended.withLock({ $0 }) { writer.abandon() }
+        if !ended.load(ordering: .acquiring) { writer.abandon() }
     }
 }
 
@@ -40,7 +43,7 @@ extension Data {
     }
 
     /// The stored body `reader` reads, whole; nil when it cannot be read to its end.
-    static func stored(_ reader: any CacheBodyReader, metrics: ExchangeMetrics) -> Data? {
+    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Data? {
         defer { reader.close() }
         var data = Data()
         do {
@@ -66,8 +69,8 @@ extension ResponseBody {
 
     /// The stored body `reader` reads, streamed: read from the store as the reader asks for it,
     /// a few hundred KiB ahead at most. Nil when not even its start can be read.
-    static func stored(_ reader: any CacheBodyReader, metrics: ExchangeMetrics) -> ResponseBody? {
-        let pump = StoredBodyPump(reader: reader, metrics: metrics)
+    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> ResponseBody? {
+        let pump = StoredBodyPump(reader: reader, url: url, metrics: metrics)
         let storage = ResponseBodyStorage(bufferSize: StoredBodyPump.bufferSize) { action in pump.handle(action) }
         guard pump.start(into: storage) else { return nil }
         return ResponseBody(storage)
@@ -88,10 +91,13 @@ private final class StoredBodyPump: Sendable {
     }
 
     private let state: Locked<State>
+    /// The stored response's, named in the error of a body that cannot be read to its end.
+    private let url: URL?
     private let metrics: ExchangeMetrics
 
-    init(reader: any CacheBodyReader, metrics: ExchangeMetrics) {
+    init(reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) {
         state = Locked(State(reader: reader))
+        self.url = url
         self.metrics = metrics
     }
 
@@ -122,7 +128,8 @@ private final class StoredBodyPump: Sendable {
             } catch {
                 end()
                 if first && !failingOnFirstRead { return false }
-                storage.fail(URLError(.resourceUnavailable, "the stored body could not be read to its end: \(error)", url: nil), metrics: metrics)
+                let what = "the body of GET \(url?.absoluteString ?? "?") stored in the cache could not be read to its end: \(error)"
+                storage.fail(URLError(.resourceUnavailable, what, url: url, underlying: error), metrics: metrics)
                 return true
             }
             first = false

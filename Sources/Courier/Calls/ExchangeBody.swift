@@ -30,8 +30,9 @@ protocol ExchangeBody: Sendable {
     func storing(into writer: any CacheBodyWriter) -> Self
 
     /// A body read from a cache's store by `reader`, whose reads end with `metrics`; nil when
-    /// the store cannot read it (a miss).
-    static func stored(_ reader: any CacheBodyReader, metrics: ExchangeMetrics) -> Self?
+    /// the store cannot read it (a miss). `url` is the stored response's, named in the error of
+    /// a streamed body that fails part-way.
+    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Self?
 }
 
 extension Data: ExchangeBody {
