@@ -6,8 +6,8 @@ import Testing
 
 @testable import Courier
 
-/// What every ``CacheStore`` does, written once and run by each store's suite on a store it
-/// makes with the bound asked for.
+/// What every ``CacheStore`` does, written once and run by `CacheStoreBehaviourTests` on each
+/// store, made with the bound asked for.
 enum CacheStoreBehaviour {
     typealias MakeStore = (_ maximumBytes: Int) throws -> any CacheStore
 

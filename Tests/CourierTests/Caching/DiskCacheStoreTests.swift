@@ -6,8 +6,9 @@ import Testing
 
 @testable import Courier
 
-/// The directory store: the shared store behaviour, then what the disk brings (files damaged
-/// or removed under it, a second store on the same directory, left-over files).
+/// The directory store: what the disk brings (files damaged or removed under it, a second
+/// store on the same directory, left-over files); the shared behaviour is in
+/// `CacheStoreBehaviourTests`.
 final class DiskCacheStoreTests {
     private let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-disk-cache-\(UUID().uuidString)")
 
@@ -17,10 +18,6 @@ final class DiskCacheStoreTests {
 
     private func directory(_ name: String = UUID().uuidString) -> URL {
         root.appendingPathComponent(name)
-    }
-
-    private var make: CacheStoreBehaviour.MakeStore {
-        { [root] in try DiskCacheStore(directory: root.appendingPathComponent(UUID().uuidString), maximumBytes: $0) }
     }
 
     private func key(_ path: String) -> CacheKey { CacheStoreBehaviour.key(path) }
@@ -38,22 +35,6 @@ final class DiskCacheStoreTests {
         }
         return files.sorted()
     }
-
-    // MARK: Shared behaviour
-
-    @Test func headsBodiesAndVariantsRoundTrip() throws { try CacheStoreBehaviour.headsBodiesAndVariantsRoundTrip(make) }
-    @Test func committingAVariantReplacesIt() throws { try CacheStoreBehaviour.committingAVariantReplacesIt(make) }
-    @Test func updateReplacesTheHeadAndKeepsTheBody() throws { try CacheStoreBehaviour.updateReplacesTheHeadAndKeepsTheBody(make) }
-    @Test func theLeastRecentlyUsedEntryIsEvictedFirst() throws { try CacheStoreBehaviour.theLeastRecentlyUsedEntryIsEvictedFirst(make) }
-    @Test func theBoundHoldsAfterEveryCommit() throws { try CacheStoreBehaviour.theBoundHoldsAfterEveryCommit(make) }
-    @Test func aBodyThatFitsTheBoundIsKept() throws { try CacheStoreBehaviour.aBodyThatFitsTheBoundIsKept(make) }
-    @Test func aBodyOverTheBoundIsNotKept() throws { try CacheStoreBehaviour.aBodyOverTheBoundIsNotKept(make) }
-    @Test func anAbandonedBodyIsNeverVisible() throws { try CacheStoreBehaviour.anAbandonedBodyIsNeverVisible(make) }
-    @Test func removeTakesEveryVariantOfAKeyAndRemoveAllEverything() throws {
-        try CacheStoreBehaviour.removeTakesEveryVariantOfAKeyAndRemoveAllEverything(make)
-    }
-    @Test func aReaderKeepsItsBodyWhenTheEntryIsReplaced() throws { try CacheStoreBehaviour.aReaderKeepsItsBodyWhenTheEntryIsReplaced(make) }
-    @Test func concurrentWritersAndReadersSeeWholeBodies() async throws { try await CacheStoreBehaviour.concurrentWritersAndReadersSeeWholeBodies(make) }
 
     // MARK: Files
 

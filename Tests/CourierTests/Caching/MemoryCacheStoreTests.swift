@@ -6,24 +6,8 @@ import Testing
 
 @testable import Courier
 
-/// The in-memory store: the shared store behaviour, and what is its own.
+/// The in-memory store: what is its own (the shared behaviour is in `CacheStoreBehaviourTests`).
 struct MemoryCacheStoreTests {
-    private let make: CacheStoreBehaviour.MakeStore = { MemoryCacheStore(maximumBytes: $0) }
-
-    @Test func headsBodiesAndVariantsRoundTrip() throws { try CacheStoreBehaviour.headsBodiesAndVariantsRoundTrip(make) }
-    @Test func committingAVariantReplacesIt() throws { try CacheStoreBehaviour.committingAVariantReplacesIt(make) }
-    @Test func updateReplacesTheHeadAndKeepsTheBody() throws { try CacheStoreBehaviour.updateReplacesTheHeadAndKeepsTheBody(make) }
-    @Test func theLeastRecentlyUsedEntryIsEvictedFirst() throws { try CacheStoreBehaviour.theLeastRecentlyUsedEntryIsEvictedFirst(make) }
-    @Test func theBoundHoldsAfterEveryCommit() throws { try CacheStoreBehaviour.theBoundHoldsAfterEveryCommit(make) }
-    @Test func aBodyThatFitsTheBoundIsKept() throws { try CacheStoreBehaviour.aBodyThatFitsTheBoundIsKept(make) }
-    @Test func aBodyOverTheBoundIsNotKept() throws { try CacheStoreBehaviour.aBodyOverTheBoundIsNotKept(make) }
-    @Test func anAbandonedBodyIsNeverVisible() throws { try CacheStoreBehaviour.anAbandonedBodyIsNeverVisible(make) }
-    @Test func removeTakesEveryVariantOfAKeyAndRemoveAllEverything() throws {
-        try CacheStoreBehaviour.removeTakesEveryVariantOfAKeyAndRemoveAllEverything(make)
-    }
-    @Test func aReaderKeepsItsBodyWhenTheEntryIsReplaced() throws { try CacheStoreBehaviour.aReaderKeepsItsBodyWhenTheEntryIsReplaced(make) }
-    @Test func concurrentWritersAndReadersSeeWholeBodies() async throws { try await CacheStoreBehaviour.concurrentWritersAndReadersSeeWholeBodies(make) }
-
     @Test func anEntryRemovedBeforeItsBodyIsOpenedIsAMiss() throws {
         let store = MemoryCacheStore(maximumBytes: 1 << 20)
         CacheStoreBehaviour.put(Data([1, 2, 3]), in: store, key: CacheStoreBehaviour.key("a"))
