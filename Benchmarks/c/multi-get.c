@@ -1,7 +1,7 @@
 // The ceiling: libcurl's multi interface driven directly from C, with nothing between the
 // application and libcurl but a reused easy handle and a reused body buffer per slot.
 //
-//   multi-get [--queue] BASE-URL WORKLOAD [SECONDS]
+//   multi-get [--queue] [--parity] BASE-URL WORKLOAD [SECONDS]
 //
 // WORKLOAD is one of the Swift benchmark's (get13x1, get13x64, get1mx8, get10mx1, post64kx16,
 // burst2000, allocs, once, or scale-WIDTHxCONNECTIONS[-idleN]: 13-byte GETs, WIDTH in flight on at
@@ -11,6 +11,11 @@
 // beyond the connection limit wait in the program rather than in libcurl's pending list, as they
 // do in Courier's curl engine: libcurl 7.88 walks its whole pending list in every
 // curl_multi_remove_handle, a cost per request that grows with the requests waiting.
+//
+// With --parity, each request carries the header lines CurlTransport sends for URLSession parity
+// (User-Agent, Connection, Accept-Language, and Accept-Encoding from CURLOPT_ACCEPT_ENCODING ""),
+// and the response head is copied out line by line through CURLOPT_HEADERFUNCTION, as any client
+// that answers with the head must: the least libcurl work a parity-keeping client on it can do.
 //
 // The h2 workloads (h2get13x64, ...), given nginx's https BASE-URL, run over HTTP/2 multiplexed on
 // one connection, negotiated by ALPN, the certificate not verified (Benchmarks/run's is
@@ -32,6 +37,8 @@ typedef struct {
     size_t length;
     size_t capacity;
     double submitted;  // when the transfer was added to the multi handle
+    char head[1024];   // --parity: the response head's lines, copied as they arrive
+    size_t head_length;
 } Slot;
 
 typedef struct {
@@ -85,6 +92,16 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     }
     memcpy(slot->body + slot->length, data, bytes);
     slot->length += bytes;
+    return bytes;
+}
+
+// --parity: keeps the head's lines (and only counts what does not fit), as a client building a
+// response head would.
+static size_t on_header(char *data, size_t size, size_t count, void *context) {
+    Slot *slot = context;
+    size_t bytes = size * count;
+    if (slot->head_length + bytes <= sizeof slot->head) memcpy(slot->head + slot->head_length, data, bytes);
+    slot->head_length += bytes;
     return bytes;
 }
 
@@ -170,8 +187,16 @@ static int find_workload(const char *name, Workload *out) {
 // Streams one HTTP/2 connection carries at once; Benchmarks/run gives nginx and curl-h2 the same.
 #define H2_STREAMS 2000L
 
-static void prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2) {
+static void prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2,
+                    struct curl_slist *headers, int parity) {
     slot->easy = curl_easy_init();
+    if (headers) curl_easy_setopt(slot->easy, CURLOPT_HTTPHEADER, headers);
+    if (parity) {
+        curl_easy_setopt(slot->easy, CURLOPT_ACCEPT_ENCODING, "");
+        curl_easy_setopt(slot->easy, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(slot->easy, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(slot->easy, CURLOPT_HEADERDATA, slot);
+    }
     if (h2) {
         curl_easy_setopt(slot->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
         // Wait for the one connection to say whether it multiplexes rather than open more.
@@ -191,14 +216,15 @@ static void prepare(Slot *slot, const char *url, const char *post, size_t post_b
 }
 
 int main(int argc, char **argv) {
-    int own_queue = argc > 1 && strcmp(argv[1], "--queue") == 0;
-    if (own_queue) {
+    int own_queue = 0, parity = 0;
+    while (argc > 1 && (strcmp(argv[1], "--queue") == 0 || strcmp(argv[1], "--parity") == 0)) {
+        if (strcmp(argv[1], "--queue") == 0) own_queue = 1; else parity = 1;
         argv[1] = argv[0];
         argv++;
         argc--;
     }
     if (argc < 3) {
-        fprintf(stderr, "usage: multi-get [--queue] BASE-URL WORKLOAD [SECONDS]\n");
+        fprintf(stderr, "usage: multi-get [--queue] [--parity] BASE-URL WORKLOAD [SECONDS]\n");
         return 2;
     }
     Workload workload;
@@ -223,20 +249,24 @@ int main(int argc, char **argv) {
         curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, H2_STREAMS);
     }
     char *post = NULL;
-    struct curl_slist *no_expect = NULL;
+    struct curl_slist *headers = NULL;
+    if (parity) {
+        // CurlTransport's lines for a request that sets none of its own, in its order; the
+        // User-Agent is as long as the benchmark's.
+        headers = curl_slist_append(headers, "User-Agent: courier-benchmark Courier/0.1.0");
+        headers = curl_slist_append(headers, "Connection: keep-alive");
+        headers = curl_slist_append(headers, "Accept-Language: en");
+    }
     if (workload.post_bytes > 0) {
         post = malloc(workload.post_bytes);
         if (post == NULL) return 1;
         memset(post, 'x', workload.post_bytes);
         // CurlTransport suppresses `Expect: 100-continue` (URLSession never waits for it).
-        no_expect = curl_slist_append(NULL, "Expect:");
+        headers = curl_slist_append(headers, "Expect:");
     }
     Slot *slots = calloc((size_t)workload.width, sizeof(Slot));
     if (slots == NULL) return 1;
-    for (int i = 0; i < workload.width; i++) {
-        prepare(&slots[i], url, post, workload.post_bytes, h2);
-        if (no_expect) curl_easy_setopt(slots[i].easy, CURLOPT_HTTPHEADER, no_expect);
-    }
+    for (int i = 0; i < workload.width; i++) prepare(&slots[i], url, post, workload.post_bytes, h2, headers, parity);
 
     // Transfers nginx holds unanswered (its /slow location), open before the warm-up and until the
     // end: what an open but silent transfer costs the others. CURLOPT_PRIVATE NULL marks them.
@@ -272,6 +302,7 @@ int main(int argc, char **argv) {
                 curl_multi_remove_handle(multi, message->easy_handle);
                 if (slot == NULL) continue;  // an idle transfer nginx let through
                 slot->length = 0;
+                slot->head_length = 0;
                 done++;
             }
             if (done < warm) curl_multi_poll(multi, NULL, 0, 100, NULL);
@@ -313,6 +344,7 @@ int main(int argc, char **argv) {
             record_latency(&latencies, now - slot->submitted);
             bytes += slot->length;
             slot->length = 0;
+            slot->head_length = 0;
             completed++;
             curl_multi_remove_handle(multi, message->easy_handle);
             int more = workload.total > 0 ? started < workload.total : now < deadline;
@@ -332,10 +364,10 @@ int main(int argc, char **argv) {
 
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    printf("{\"client\":\"C libcurl multi%s\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
+    printf("{\"client\":\"C libcurl multi%s%s\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
            "\"bytes\":%llu,\"seconds\":%.6f,\"cpuSeconds\":%.6f,\"maxRSSKiB\":%ld,\"idleRSSKiB\":%ld,"
            "\"allocations\":%lu,\"connections\":%ld,\"p50Milliseconds\":%.4f,\"p99Milliseconds\":%.4f}\n",
-           own_queue ? ", own queue" : "", argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss,
+           parity ? ", Courier's request" : "", own_queue ? ", own queue" : "", argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss,
            allocations,
            workload.connections, percentile_ms(&latencies, 0.50), percentile_ms(&latencies, 0.99));
     free(latencies.values);
@@ -353,7 +385,7 @@ int main(int argc, char **argv) {
     }
     free(slots);
     free(post);
-    curl_slist_free_all(no_expect);
+    curl_slist_free_all(headers);
     curl_multi_cleanup(multi);
     curl_global_cleanup();
     return failed == 0 ? 0 : 1;

@@ -25,6 +25,9 @@ struct Record: Codable, Sendable {
     /// percentile over the run's completed requests. Absent in older records.
     var p50Milliseconds: Double? = nil
     var p99Milliseconds: Double? = nil
+    /// CPU seconds nginx's worker spent while this client's process ran (Benchmarks/run adds it
+    /// to the client's record). Absent in older records and in the modes that do not measure it.
+    var serverCPUSeconds: Double? = nil
 
     var jsonLine: String {
         let encoder = JSONEncoder()

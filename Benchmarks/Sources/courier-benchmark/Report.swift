@@ -2,7 +2,7 @@ import Foundation
 
 /// The order of the table: the ceiling first, then Courier's transport, then the others.
 private let clientOrder = [
-    "C libcurl multi", "Courier curl", "curl, exchange", "curl, own executor", "curl, both",
+    "C libcurl multi", "C libcurl multi, Courier's request", "Courier curl", "curl, exchange", "curl, own executor", "curl, both",
     "curl, APIClient", "curl, APIClient, no metrics", "curl, APIClient JSON", "curl, streamed", "AsyncHTTPClient", "AsyncHTTPClient JSON", "URLSession",
 ]
 /// The clients every workload and figure has; the curl variants run only where they differ.
@@ -59,12 +59,29 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     func cpuPerRequest(_ client: String, _ workload: String) -> Double {
         median(cells(client, workload).map { $0.cpuSeconds * 1e6 / Double(max($0.requests, 1)) })
     }
+    /// nginx's CPU per request while `client` ran `workload`, in microseconds.
+    func serverCPUPerRequest(_ client: String, _ workload: String) -> Double {
+        median(cells(client, workload).compactMap { record in
+            record.serverCPUSeconds.map { $0 * 1e6 / Double(max(record.requests, 1)) }
+        })
+    }
+    /// The CPU per request a client may spend and still serve `fraction` of the C program's
+    /// requests a second on this machine, where nginx shares the cores: what the cores give at that
+    /// rate, less what nginx takes per request (measured under the C program).
+    func clientBudget(_ workload: String, _ fraction: Double) -> Double {
+        let rate = fraction * rate(ceiling, workload)
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        return cores * 1e6 / rate - serverCPUPerRequest(ceiling, workload)
+    }
     let ceiling = clientOrder[0]
+    let parityCeiling = clientOrder[1]
 
     let runs = tableWorkloads.map { workload in clientOrder.map { cells($0, workload).count }.max() ?? 0 }.max() ?? 0
     print("Courier transport benchmark: nginx on 127.0.0.1 (1 worker), each cell its own process,")
     print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
+    print("C libcurl multi, Courier's request = the C program sending CurlTransport's header lines (URLSession")
+    print("parity) and copying the response head out, as any client that answers with the head must.")
     print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.exchange,")
     print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both.")
     print("APIClient = APIClient(baseURL:transport:).send of a Request<Data>; APIClient JSON decodes a")
@@ -192,6 +209,23 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("APIClient ÷ AHC, h2 2,000 at once", rate(client, "h2burst2000") / rate(ahc, "h2burst2000"), "≥ 1.00", true),
     ]
     printTargets("targets: the curl engine on every core (APIClient over CurlTransport)", issueTargets)
+
+    // What the C-relative targets leave a client on this machine, in CPU per request: the C
+    // program is one thread, so at 64 in flight a client with more threads has the rest of the
+    // cores, less nginx's share.
+    let floors: [(String, Double, String, Bool)] = [
+        ("C, Courier's request ÷ C, GET × 64", rate(parityCeiling, "get13x64") / rate(ceiling, "get13x64"), "(stated)", true),
+        ("C, Courier's request ÷ C, GET × 1", rate(parityCeiling, "get13x1") / rate(ceiling, "get13x1"), "(stated)", true),
+        ("C, Courier's request ÷ C, POST", rate(parityCeiling, "post64kx16") / rate(ceiling, "post64kx16"), "(stated)", true),
+        ("nginx CPU µs/req under C, GET × 64", serverCPUPerRequest(ceiling, "get13x64"), "(stated)", true),
+        ("client CPU µs/req 0.9× C leaves, × 64", clientBudget("get13x64", 0.9), "(stated)", true),
+        ("  C, Courier's request: CPU µs/req", cpuPerRequest(parityCeiling, "get13x64"), "(stated)", true),
+        ("  APIClient: CPU µs/req", cpuPerRequest(client, "get13x64"), "(stated)", true),
+        ("client CPU µs/req 0.9× C leaves, POST", clientBudget("post64kx16", 0.9), "(stated)", true),
+        ("  C, Courier's request: CPU µs/req", cpuPerRequest(parityCeiling, "post64kx16"), "(stated)", true),
+        ("  APIClient: CPU µs/req", cpuPerRequest(client, "post64kx16"), "(stated)", true),
+    ]
+    printTargets("what the C program's targets leave a client on this machine (\(ProcessInfo.processInfo.activeProcessorCount) cores)", floors)
 }
 
 /// One target a line: its name, the measured value, the goal and whether it was met.
