@@ -37,7 +37,7 @@ typedef struct {
     size_t length;
     size_t capacity;
     double submitted;  // when the transfer was added to the multi handle
-    char head[1024];   // --parity: the response head's lines, copied as they arrive
+    char *head;        // --parity: the response head's lines, copied as they arrive
     size_t head_length;
 } Slot;
 
@@ -97,10 +97,11 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
 
 // --parity: keeps the head's lines (and only counts what does not fit), as a client building a
 // response head would.
+#define HEAD_CAPACITY 1024
 static size_t on_header(char *data, size_t size, size_t count, void *context) {
     Slot *slot = context;
     size_t bytes = size * count;
-    if (slot->head_length + bytes <= sizeof slot->head) memcpy(slot->head + slot->head_length, data, bytes);
+    if (slot->head_length + bytes <= HEAD_CAPACITY) memcpy(slot->head + slot->head_length, data, bytes);
     slot->head_length += bytes;
     return bytes;
 }
@@ -187,11 +188,13 @@ static int find_workload(const char *name, Workload *out) {
 // Streams one HTTP/2 connection carries at once; Benchmarks/run gives nginx and curl-h2 the same.
 #define H2_STREAMS 2000L
 
-static void prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2,
-                    struct curl_slist *headers, int parity) {
+static int prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2,
+                   struct curl_slist *headers, int parity) {
     slot->easy = curl_easy_init();
     if (headers) curl_easy_setopt(slot->easy, CURLOPT_HTTPHEADER, headers);
     if (parity) {
+        // Only here, so the plain program's memory stays what it was.
+        if ((slot->head = malloc(HEAD_CAPACITY)) == NULL) return 0;
         curl_easy_setopt(slot->easy, CURLOPT_ACCEPT_ENCODING, "");
         curl_easy_setopt(slot->easy, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(slot->easy, CURLOPT_HEADERFUNCTION, on_header);
@@ -213,6 +216,7 @@ static void prepare(Slot *slot, const char *url, const char *post, size_t post_b
         curl_easy_setopt(slot->easy, CURLOPT_POSTFIELDS, post);
         curl_easy_setopt(slot->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)post_bytes);
     }
+    return 1;
 }
 
 int main(int argc, char **argv) {
@@ -266,7 +270,9 @@ int main(int argc, char **argv) {
     }
     Slot *slots = calloc((size_t)workload.width, sizeof(Slot));
     if (slots == NULL) return 1;
-    for (int i = 0; i < workload.width; i++) prepare(&slots[i], url, post, workload.post_bytes, h2, headers, parity);
+    for (int i = 0; i < workload.width; i++) {
+        if (!prepare(&slots[i], url, post, workload.post_bytes, h2, headers, parity)) return 1;
+    }
 
     // Transfers nginx holds unanswered (its /slow location), open before the warm-up and until the
     // end: what an open but silent transfer costs the others. CURLOPT_PRIVATE NULL marks them.
@@ -382,6 +388,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < workload.width; i++) {
         curl_easy_cleanup(slots[i].easy);
         free(slots[i].body);
+        free(slots[i].head);
     }
     free(slots);
     free(post);
