@@ -370,10 +370,10 @@ int main(int argc, char **argv) {
 
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    printf("{\"client\":\"C libcurl multi%s%s\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
+    printf("{\"client\":\"%s%s\",\"workload\":\"%s\",\"requests\":%ld,\"failures\":%ld,"
            "\"bytes\":%llu,\"seconds\":%.6f,\"cpuSeconds\":%.6f,\"maxRSSKiB\":%ld,\"idleRSSKiB\":%ld,"
            "\"allocations\":%lu,\"connections\":%ld,\"p50Milliseconds\":%.4f,\"p99Milliseconds\":%.4f}\n",
-           parity ? ", Courier's request" : "", own_queue ? ", own queue" : "", argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss,
+           parity ? "C, Courier's request" : "C libcurl multi", own_queue ? ", own queue" : "", argv[2], completed, failed, bytes, elapsed, cpu, usage.ru_maxrss, idle_rss,
            allocations,
            workload.connections, percentile_ms(&latencies, 0.50), percentile_ms(&latencies, 0.99));
     free(latencies.values);

@@ -2,7 +2,7 @@ import Foundation
 
 /// The order of the table: the ceiling first, then Courier's transport, then the others.
 private let clientOrder = [
-    "C libcurl multi", "C libcurl multi, Courier's request", "Courier curl", "curl, exchange", "curl, own executor", "curl, both",
+    "C libcurl multi", "C, Courier's request", "Courier curl", "curl, exchange", "curl, own executor", "curl, both",
     "curl, APIClient", "curl, APIClient, no metrics", "curl, APIClient JSON", "curl, streamed", "AsyncHTTPClient", "AsyncHTTPClient JSON", "URLSession",
 ]
 /// The clients every workload and figure has; the curl variants run only where they differ.
@@ -80,7 +80,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("Courier transport benchmark: nginx on 127.0.0.1 (1 worker), each cell its own process,")
     print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
-    print("C libcurl multi, Courier's request = the C program sending CurlTransport's header lines (URLSession")
+    print("C, Courier's request = the C program sending CurlTransport's header lines (URLSession")
     print("parity) and copying the response head out, as any client that answers with the head must.")
     print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.exchange,")
     print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both.")
