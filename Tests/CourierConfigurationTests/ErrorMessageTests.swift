@@ -34,7 +34,7 @@ import Testing
         Case("courier.cache.maximumBytes", 0, #"courier.cache.maximumBytes="0" is not accepted; accepted values: a whole number of bytes, 1 or more"#),
         Case(
             "courier.cache.directory", "/dev/null/cache",
-            #"courier.cache.directory="/dev/null/cache" is not accepted; accepted values: the path of a directory this process may create and write (it could not be created: No such file or directory)"#
+            #"courier.cache.directory="/dev/null/cache" is not accepted; accepted values: the path of a directory this process may create and write (it could not be created: /dev/null is not a directory)"#
         ),
         Case(
             "courier.redirects.sensitiveHeaderNames",

@@ -6,7 +6,9 @@ public struct CacheDirectoryError: Error, CustomStringConvertible, Sendable {
     /// The directory that was asked for.
     public let directory: URL
     /// What was wrong with it, in the system's words: `it could not be created: Permission
-    /// denied`, `it is not writable: Read-only file system`.
+    /// denied`, `it is not writable: Read-only file system`; or, when a file stands where one of
+    /// its parent directories should be, that file: `it could not be created: /srv/cache is not a
+    /// directory`.
     public let reason: String
 
     package init(directory: URL, reason: String) {

@@ -39,8 +39,7 @@ package final class DiskCacheStore: CacheStore {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            let code = DiskFiles.status(path).map { $0.isDirectory ? EACCES : ENOTDIR } ?? ENOENT
-            throw CacheDirectoryError(directory: directory, reason: "it could not be created: \(Self.reason(error, otherwise: code))")
+            throw CacheDirectoryError(directory: directory, reason: "it could not be created: \(Self.creationFailure(of: path, error))")
         }
         guard DiskFiles.status(path)?.isDirectory == true else { throw failure("it is not a directory", ENOTDIR) }
         guard access(path, W_OK | X_OK) == 0 else { throw failure("it is not writable", errno) }
@@ -56,6 +55,21 @@ package final class DiskCacheStore: CacheStore {
 
     deinit {
         close(lockDescriptor)
+    }
+
+    /// Why `path` could not be made. A file where a parent directory should be is named, since
+    /// Foundation reports it as a missing file, which sends the reader looking for the wrong thing.
+    private static func creationFailure(of path: String, _ error: any Error) -> String {
+        var ancestor = (path as NSString).deletingLastPathComponent
+        while ancestor.count > 1 {
+            if let status = DiskFiles.status(ancestor) {
+                if !status.isDirectory { return "\(ancestor) is not a directory" }
+                break
+            }
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        let code = DiskFiles.status(path).map { $0.isDirectory ? EACCES : ENOTDIR } ?? ENOENT
+        return reason(error, otherwise: code)
     }
 
     private static func reason(_ error: any Error, otherwise code: Int32) -> String {

@@ -246,13 +246,20 @@ final class DiskCacheStoreTests {
         let file = directory("plain-file")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: file)
-        for target in [file, file.appendingPathComponent("cache")] {
+        // A file in the way is named, at whatever depth below it the directory was asked for.
+        let cases = [
+            (file, "it could not be created: Not a directory"),
+            (file.appendingPathComponent("cache"), "it could not be created: \(file.path) is not a directory"),
+            (file.appendingPathComponent("a/b/cache"), "it could not be created: \(file.path) is not a directory"),
+        ]
+        for (target, reason) in cases {
             do {
                 _ = try HTTPCache(directory: target)
                 Issue.record("a cache opened in \(target.path)")
             } catch let error as CacheDirectoryError {
                 #expect(error.directory == target)
-                #expect(error.description.hasPrefix("the cache directory \(target.path) cannot be used: "))
+                #expect(error.reason == reason)
+                #expect(error.description == "the cache directory \(target.path) cannot be used: \(reason)")
             }
         }
     }
