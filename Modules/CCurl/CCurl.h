@@ -63,6 +63,18 @@ static const int ccurl_code_unrecoverable_poll = CURLE_UNRECOVERABLE_POLL;
 static const int ccurl_code_unrecoverable_poll = 99;
 #endif
 
+#if LIBCURL_VERSION_NUM >= 0x080600
+static const int ccurl_code_too_large = CURLE_TOO_LARGE;
+#else
+static const int ccurl_code_too_large = 100;
+#endif
+
+#if LIBCURL_VERSION_NUM >= 0x080800
+static const int ccurl_code_ech_required = CURLE_ECH_REQUIRED;
+#else
+static const int ccurl_code_ech_required = 101;
+#endif
+
 // MARK: - Protocols a transfer may use
 
 /// Lets `easy` speak http and https only, for the request and for any redirect libcurl would

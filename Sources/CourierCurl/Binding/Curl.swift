@@ -137,9 +137,12 @@ package enum Curl {
         static let quicConnectError = Int(CURLE_QUIC_CONNECT_ERROR.rawValue)
         static let proxy = Int(CURLE_PROXY.rawValue)
         static let sslPinnedPublicKeyMismatch = Int(CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue)
-        // 7.77 and 7.84: CCurl.h gives their numbers on an older libcurl, which never returns them.
+        // 7.77, 7.84, 8.6 and 8.8: CCurl.h gives their numbers on an older libcurl, which never
+        // returns them.
         static let sslClientCert = Int(ccurl_code_ssl_clientcert)
         static let unrecoverablePoll = Int(ccurl_code_unrecoverable_poll)
+        static let tooLarge = Int(ccurl_code_too_large)
+        static let echRequired = Int(ccurl_code_ech_required)
     }
 
     /// libcurl's generic text for a code, used when the error buffer is empty.

@@ -23,8 +23,9 @@ extension CurlError {
         // URLSession says .unsupportedURL, which sends a reader to look at the URL instead.
         case Curl.Code.unsupportedProtocol: return .badServerResponse
         // libcurl 7.x reports a header line past its 100 KiB limit (CURL_MAX_HTTP_HEADER) as
-        // out of memory; an allocation that really failed is rarer than a hostile server.
-        case Curl.Code.outOfMemory: return .dataLengthExceedsMaximum
+        // out of memory, and 8.6 on as CURLE_TOO_LARGE; an allocation that really failed is
+        // rarer than a hostile server.
+        case Curl.Code.outOfMemory, Curl.Code.tooLarge: return .dataLengthExceedsMaximum
         case Curl.Code.urlMalformat: return .badURL
         case Curl.Code.couldntResolveHost, Curl.Code.couldntResolveProxy: return .cannotFindHost
         case Curl.Code.couldntConnect: return osErrno == ETIMEDOUT ? .timedOut : .cannotConnectToHost
@@ -41,7 +42,7 @@ extension CurlError {
             return .networkConnectionLost
         case Curl.Code.sslConnectError, Curl.Code.sslCipher, Curl.Code.useSSLFailed,
              Curl.Code.sslEngineNotFound, Curl.Code.sslEngineSetFailed, Curl.Code.sslShutdownFailed,
-             Curl.Code.sslCACertBadFile, Curl.Code.sslCRLBadFile:
+             Curl.Code.sslCACertBadFile, Curl.Code.sslCRLBadFile, Curl.Code.echRequired:
             return .secureConnectionFailed
         // FoundationNetworking reports an untrusted or misnamed certificate as .unknown (measured
         // against a self-signed server on loopback); Darwin's code is the one callers can act on,
@@ -54,6 +55,9 @@ extension CurlError {
         case Curl.Code.tooManyRedirects: return .httpTooManyRedirects
         case Curl.Code.abortedByCallback: return .cancelled
         case Curl.Code.sendFailRewind: return .requestBodyStreamExhausted
+        // libcurl's own wait on the sockets failed (7.84 on): the connection can no longer be
+        // watched, which a caller handles as it handles a lost one.
+        case Curl.Code.unrecoverablePoll: return .networkConnectionLost
         default: return .unknown
         }
     }
@@ -63,10 +67,12 @@ extension CurlError {
     package static func message(forCode code: Int, libcurlSaid text: String, duringBody: Bool = false) -> String {
         switch code {
         // While a transfer is paused for its reader, libcurl keeps what one read decodes to,
-        // at most 64 MiB (DYN_PAUSE_BUFFER), and reports more as out of memory.
-        case Curl.Code.outOfMemory where duringBody:
+        // at most 64 MiB (DYN_PAUSE_BUFFER), and reports more as out of memory (7.x) or as
+        // CURLE_TOO_LARGE (8.6 on), the codes it also gives a header line that is too long.
+        case Curl.Code.outOfMemory where duringBody, Curl.Code.tooLarge where duringBody:
             "one read decoded to more than libcurl holds for a paused transfer (64 MiB), a compression bomb's mark; libcurl said: \(text)"
-        case Curl.Code.outOfMemory: "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
+        case Curl.Code.outOfMemory, Curl.Code.tooLarge:
+            "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
         case Curl.Code.unsupportedProtocol: "the reply is not HTTP/1.x or later; libcurl said: \(text)"
         default: text
         }

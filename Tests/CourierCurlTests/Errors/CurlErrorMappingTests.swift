@@ -154,9 +154,30 @@ import Testing
         (Curl.Code.abortedByCallback, .cancelled),
         (Curl.Code.sendFailRewind, .requestBodyStreamExhausted),
         (Curl.Code.outOfMemory, .dataLengthExceedsMaximum),
+        // Codes newer than 7.76, which only a newer libcurl returns.
+        (Curl.Code.tooLarge, .dataLengthExceedsMaximum),
+        (Curl.Code.echRequired, .secureConnectionFailed),
+        (Curl.Code.unrecoverablePoll, .networkConnectionLost),
     ])
     func rowsThatCannotBeProvokedOnLoopback(curlCode: Int, urlCode: URLError.Code) {
         #expect(CurlError.urlErrorCode(curlCode: curlCode, osErrno: 0) == urlCode)
+    }
+
+    /// curl never renumbers a code, so the numbers the engine falls back to on an older libcurl
+    /// are the ones a newer one returns.
+    @Test func codesNewerThanTheOldestLibcurlHaveTheirReleasedNumbers() {
+        #expect(Curl.Code.sslClientCert == 98)
+        #expect(Curl.Code.unrecoverablePoll == 99)
+        #expect(Curl.Code.tooLarge == 100)
+        #expect(Curl.Code.echRequired == 101)
+    }
+
+    /// libcurl 7.x says out of memory and 8.6 on CURLE_TOO_LARGE for the same two events; the
+    /// words name the limit either way.
+    @Test(arguments: [Curl.Code.outOfMemory, Curl.Code.tooLarge])
+    func bothCodesForALimitNameIt(code: Int) {
+        #expect(CurlError.message(forCode: code, libcurlSaid: "x").contains("100 KiB"))
+        #expect(CurlError.message(forCode: code, libcurlSaid: "x", duringBody: true).contains("paused transfer (64 MiB)"))
     }
 
     @Test func refusedAndTimedOutConnectsFollowTheErrno() {
