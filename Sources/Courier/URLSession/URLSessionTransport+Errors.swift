@@ -33,7 +33,10 @@ extension URLError {
         ("SSL routines", .secureConnectionFailed, .libcurl),
         ("SSL connect error", .secureConnectionFailed, .libcurl),
         ("error setting certificate", .secureConnectionFailed, .libcurl),
+        // CURLE_PARTIAL_FILE: 7.x says "transfer closed with N bytes remaining to read", 8.x
+        // "end of response with N bytes missing".
         ("transfer closed with", .networkConnectionLost, .libcurl),
+        ("end of response with", .networkConnectionLost, .libcurl),
         ("chunked-encoding", .networkConnectionLost, .libcurl),
         ("Recv failure", .networkConnectionLost, .libcurl),
         ("Send failure", .networkConnectionLost, .libcurl),
@@ -45,16 +48,25 @@ extension URLError {
         ("HTTP/0.9", .badServerResponse, .explained(notHTTP)),
         ("Unsupported HTTP version", .badServerResponse, .explained(notHTTP)),
         ("Invalid status line", .badServerResponse, .explained(notHTTP)),
+        // 8.x's words for a status line whose code is not three digits.
+        ("Unsupported HTTP/1 subversion", .badServerResponse, .explained(notHTTP)),
         // FoundationNetworking parses the head again after libcurl, and aborts the transfer from
         // its header callback when its parser refuses a line libcurl accepted; libcurl then
         // reports a write error, which says nothing about the server. Its parser needs a space
-        // after the status code and a colon right after each field name.
+        // after the status code and a colon right after each field name. 7.x says "Failed
+        // writing header", 8.x "Failure writing output to destination"; FoundationNetworking's
+        // body callback never refuses data, so the write that failed is the head's.
         ("Failed writing header", .badServerResponse, .replaced(unparsedHead)),
-        ("Out of memory", .dataLengthExceedsMaximum, .explained("a response header line is longer than libcurl accepts (100 KiB)")),
+        ("Failure writing output to destination", .badServerResponse, .replaced(unparsedHead)),
+        // A header line past libcurl's 100 KiB: 7.x says out of memory, 8.6 on CURLE_TOO_LARGE.
+        ("Out of memory", .dataLengthExceedsMaximum, .explained(headerLineTooLong)),
+        ("grew larger than allowed", .dataLengthExceedsMaximum, .explained(headerLineTooLong)),
         ("too large", .dataLengthExceedsMaximum, .libcurl),
     ]
 
     private static let notHTTP = "the reply is not HTTP/1.x or later"
+
+    private static let headerLineTooLong = "a response header line is longer than libcurl accepts (100 KiB)"
 
     private static let unparsedHead = """
         FoundationNetworking could not parse the status line or a header line; it refuses a status \
