@@ -24,6 +24,20 @@ struct CurlFeatures: Equatable, Sendable {
         versionNumber >= 0x08_00_00
     }
 
+    /// Whether `CURLINFO_REQUEST_SIZE` counts the request's body with its head. From 8.7 libcurl
+    /// counts every byte it sends for a request; before, only the head, and the body was counted
+    /// apart (`CURLINFO_SIZE_UPLOAD_T`).
+    var requestSizeCountsBody: Bool {
+        versionNumber >= 0x08_07_00
+    }
+
+    /// Whether libcurl percent-decodes `CURLOPT_PROXYUSERNAME` and `CURLOPT_PROXYPASSWORD`,
+    /// which it documents as taken as they are. Before 8.8 it decoded them, so `%41` in a
+    /// password reached the proxy as `A`.
+    var decodesProxyCredentials: Bool {
+        versionNumber < 0x08_08_00
+    }
+
     /// The content codings libcurl decodes, in the order it lists them for
     /// CURLOPT_ACCEPT_ENCODING "" (its `Curl_all_content_encodings`, the same from 7.76 to 7.88).
     var contentCodings: [String] {

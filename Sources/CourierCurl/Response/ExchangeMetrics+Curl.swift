@@ -7,8 +7,10 @@ extension ExchangeMetrics {
     /// libcurl reports 0 for a phase the transfer never reached (no connect on a reused
     /// connection, no TLS handshake over plain HTTP, no first byte before a failure), and at
     /// least 1 µs for one it reached; 0 becomes nil here, so a nil phase is one that did not
-    /// happen in this exchange rather than one that took no time.
-    init(_ info: Curl.TransferInfo, decodedBodyBytes: Int?) {
+    /// happen in this exchange rather than one that took no time. A reused connection looked
+    /// no name up: libcurl 8 reports 0 for it, 7.x the moment it picked the connection, which
+    /// is dropped so that every version answers alike.
+    init(_ info: Curl.TransferInfo, decodedBodyBytes: Int?, features: CurlFeatures = Curl.features) {
         self.init()
         queued = Self.duration(info.queued)
         nameLookup = Self.duration(info.nameLookup)
@@ -25,12 +27,13 @@ extension ExchangeMetrics {
                 connectionReused = false
             } else if requestSent != nil {
                 connectionReused = true
+                nameLookup = nil
             }
         }
         remoteAddress = Self.address(info.remoteIP, info.remotePort)
         localAddress = Self.address(info.localIP, info.localPort)
-        if let head = info.requestSize {
-            requestBytes = head + Int(info.uploaded ?? 0)
+        if let size = info.requestSize {
+            requestBytes = features.requestSizeCountsBody ? size : size + Int(info.uploaded ?? 0)
         }
         responseHeaderBytes = info.headerSize
         responseBodyBytes = info.downloaded.map { Int($0) }
