@@ -12,7 +12,7 @@ struct RouteOptions: ParsableArguments {
     @Option(name: [.customShort("x"), .customLong("proxy")], help: ArgumentHelp("Send through the proxy at URL: http://, https://, socks4://, socks4a://, socks5:// (names resolved here) or socks5h:// (resolved by the proxy); no scheme means http://. user:password@ in the URL is sent to the proxy. \"\" means no proxy. curl transport only.", valueName: "url"))
     var proxy: String?
 
-    @Option(name: [.customShort("U"), .customLong("proxy-user")], help: ArgumentHelp("The proxy's user and password, split at the first colon. Never printed. Needs -x.", valueName: "user:password"))
+    @Option(name: [.customShort("U"), .customLong("proxy-user")], help: ArgumentHelp("The proxy's user and password, split at the first colon, then percent-decoded as curl does (%3A for a colon in the user, %25 for a percent sign). Never printed. Needs -x.", valueName: "user:password"))
     var proxyUser: String?
 
     @Option(name: .customLong("noproxy"), help: ArgumentHelp("Comma-separated hosts reached without the proxy, with curl's rules: a name matches its subdomains, addresses and CIDR ranges match, * matches all. Needs -x.", valueName: "hosts"))
@@ -40,6 +40,41 @@ struct RouteOptions: ParsableArguments {
         return nil
     }
 
+    /// `-U`'s value as curl reads it on every version: split at the first colon, then each half
+    /// percent-decoded, so `%3A` and `%25` in a password mean `:` and `%` as they do to curl. A
+    /// `%` before anything but two hex digits stays as written, and so does `%00`, which curl
+    /// refuses: no NUL reaches a header.
+    static func proxyCredentials(curlSyntax text: String) -> CurlTransport.ProxyCredentials {
+        let split = CurlTransport.ProxyCredentials(userAndPassword: text)
+        return CurlTransport.ProxyCredentials(user: percentDecoded(split.user), password: percentDecoded(split.password))
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(text.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]),
+               let low = hex(bytes[index + 2]), high << 4 | low != 0 {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
     /// The curl configuration these flags ask for, over `base`.
     ///
     /// - Throws: `ValidationError` (a usage error, exit 64) for a value that does not parse,
@@ -48,7 +83,7 @@ struct RouteOptions: ParsableArguments {
         var configuration = base
         let exceptions = noProxy.map { $0.split(separator: ",").map(String.init) } ?? []
         if let proxy, !proxy.isEmpty {
-            configuration.proxy = .url(proxy, credentials: proxyUser.map(CurlTransport.ProxyCredentials.init(userAndPassword:)), noProxy: exceptions)
+            configuration.proxy = .url(proxy, credentials: proxyUser.map(Self.proxyCredentials(curlSyntax:)), noProxy: exceptions)
             if let problem = RouteCheck.problem(with: configuration.proxy) {
                 throw ValidationError("-x/--proxy: \(problem)")
             }

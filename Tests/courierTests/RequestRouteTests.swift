@@ -44,6 +44,22 @@ import Testing
         try await proxy.shutdown()
     }
 
+    /// curl percent-decodes `-U`'s halves on every libcurl, and so does courier: `%40` and `%25`
+    /// reach the proxy as `@` and `%`, and the password keeps its colons.
+    @Test func dashUIsPercentDecodedAsCurlDecodesIt() async throws {
+        let proxy = try await TestProxy.start(.http, login: ProxyLogin(user: "al@ice", password: "p@ss:w/rd%41"), hosts: ["api.test": "127.0.0.1"])
+        let server = try await TestServer.start()
+        let result = try await CourierToolProcess.run([
+            "request", "--transport", "curl", "-x", "127.0.0.1:\(proxy.port)", "-U", "al%40ice:p%40ss:w/rd%2541",
+            "http://api.test:\(server.port)/get",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(proxy.records.map(\.user) == ["al@ice"])
+        #expect(proxy.records.map(\.accepted) == [true])
+        try await server.shutdown()
+        try await proxy.shutdown()
+    }
+
     @Test func aRefusedProxyLoginFailsWithoutPrintingThePassword() async throws {
         let proxy = try await TestProxy.start(.http, login: ProxyLogin(user: "alice", password: "right"))
         let result = try await CourierToolProcess.run([

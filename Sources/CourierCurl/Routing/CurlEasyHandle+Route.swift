@@ -14,8 +14,9 @@ extension CurlEasyHandle {
         case .url(let url):
             try Curl.set(easy, .proxy, url)
             if let credentials = proxy.credentials {
-                try Curl.set(easy, .proxyUsername, credentials.user)
-                try Curl.set(easy, .proxyPassword, credentials.password)
+                let literal = credentials.escapedForLibcurl()
+                try Curl.set(easy, .proxyUsername, literal.user)
+                try Curl.set(easy, .proxyPassword, literal.password)
             }
             // Set even when empty: an unset CURLOPT_NOPROXY makes libcurl read NO_PROXY.
             try Curl.set(easy, .noProxy, proxy.noProxy.joined(separator: ","))
@@ -41,5 +42,17 @@ extension CurlEasyHandle {
         } else {
             try Curl.set(easy, .unixSocketPath, pointer: nil)
         }
+    }
+}
+
+extension CurlTransport.ProxyCredentials {
+    /// The credentials as libcurl must be given them to send them as they are: with every `%`
+    /// written `%25` where libcurl decodes them (``CurlFeatures/decodesProxyCredentials``).
+    func escapedForLibcurl(features: CurlFeatures = Curl.features) -> Self {
+        guard features.decodesProxyCredentials else { return self }
+        func escaped(_ text: String) -> String {
+            text.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%25")
+        }
+        return Self(user: escaped(user), password: escaped(password))
     }
 }

@@ -76,6 +76,37 @@ struct CurlTransportProxyTests {
         }
     }
 
+    /// A password with every character that means something in a URL, `%` before hex digits
+    /// among them, reaches the proxy as it was written, over each kind of proxy and whichever
+    /// form it was given in: apart (taken literally) or in the URL (percent-encoded there).
+    @Test(arguments: [TestProxy.Kind.http, .socks5], [false, true])
+    func aPasswordWithReservedCharactersReachesTheProxyAsWritten(kind: TestProxy.Kind, inURL: Bool) async throws {
+        let password = "p%41ss:w/rd@100%"
+        let login = ProxyLogin(user: "al%69ce", password: password)
+        try await withProxy(kind, login: login, configure: { proxy, server, configuration in
+            let scheme = kind == .http ? "http" : "socks5h"
+            if inURL {
+                configuration.proxy = .url(proxy.url(scheme: scheme, credentials: "al%2569ce:p%2541ss%3Aw%2Frd%40100%25"))
+            } else {
+                configuration.proxy = .url(proxy.url(scheme: scheme), credentials: .init(user: "al%69ce", password: password))
+            }
+            configuration.resolve = [.init(host: "api.test", port: server.port, addresses: ["127.0.0.1"])]
+        }) { proxy, server, transport in
+            let (_, response) = try await transport.http(request(URL(string: "http://api.test:\(server.port)/get")!))
+            #expect(response.statusCode == 200)
+            #expect(proxy.records.map(\.user) == ["al%69ce"])
+            #expect(proxy.records.map(\.accepted) == [true])
+        }
+    }
+
+    /// libcurl before 8.8 decodes what it is given apart; the engine escapes it there only.
+    @Test(arguments: [(0x07_4C_00, "a%2541:%25%25x"), (0x07_58_01, "a%2541:%25%25x"), (0x08_08_00, "a%41:%%x"), (0x08_0E_01, "a%41:%%x")])
+    func credentialsAreEscapedOnlyForALibcurlThatDecodesThem(versionNumber: Int, expected: String) {
+        let features = CurlFeatures(versionNumber: versionNumber, zlib: true, brotli: true, zstd: true, http2: true)
+        let escaped = CurlTransport.ProxyCredentials(user: "a%41", password: "%%x").escapedForLibcurl(features: features)
+        #expect("\(escaped.user):\(escaped.password)" == expected)
+    }
+
     @Test func anHTTPSRequestGoesThroughACONNECTTunnel() async throws {
         try await withHTTPSServer(.caSigned) { https, files in
             try await withProxy(.http, configure: { proxy, _, configuration in
