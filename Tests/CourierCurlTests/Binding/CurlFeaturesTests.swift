@@ -32,6 +32,28 @@ struct CurlFeaturesTests {
         #expect(features.versionNumber == parts[0] << 16 | parts[1] << 8 | parts[2])
     }
 
+    /// The test command runs the suites again on another libcurl, put in place by the loader,
+    /// and names the version it means: that run fails rather than pass on the system's library.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["COURIER_EXPECTED_LIBCURL"] != nil, "a run on a named libcurl"))
+    func theLinkedLibraryIsTheOneTheRunNames() {
+        #expect(Curl.version == ProcessInfo.processInfo.environment["COURIER_EXPECTED_LIBCURL"])
+    }
+
+    /// The version-dependent readings, on the versions users run: RHEL 9's 7.76, Debian 12's
+    /// 7.88, Ubuntu 24.04's 8.5, and 8.14.
+    @Test(arguments: [
+        (0x07_4C_00, false, false, true),
+        (0x07_58_01, false, false, true),
+        (0x08_05_00, true, false, true),
+        (0x08_0E_01, true, true, false),
+    ])
+    func whatEachVersionDoes(versionNumber: Int, reusesH2C: Bool, countsBody: Bool, decodesCredentials: Bool) {
+        let features = CurlFeatures(versionNumber: versionNumber, zlib: true, brotli: true, zstd: true, http2: true)
+        #expect(features.reusesCleartextHTTP2Connections == reusesH2C)
+        #expect(features.requestSizeCountsBody == countsBody)
+        #expect(features.decodesProxyCredentials == decodesCredentials)
+    }
+
     /// What libcurl announces is exactly what ``CurlFeatures`` predicts, so no coding it lacks is
     /// ever offered.
     @Test func theEngineAnnouncesWhatTheLinkedLibraryDecodes() async throws {

@@ -109,6 +109,37 @@ struct CurlTransportHTTP2Tests {
         }
     }
 
+    /// 20 requests in turn, then 16 at once, over h2c. From libcurl 8.0 all go over the one
+    /// connection the first opened, and the metrics of every later one say it was reused; on
+    /// 7.x each has a connection of its own (the guard above), and none says reused. nginx's
+    /// connection serials tell the two apart from the server's side.
+    @Test func h2cSharesOneConnectionWhereLibcurlCanAndOpensOneEachWhereItCannot() async throws {
+        try await withHTTP2({ $0.httpVersion = .http2PriorKnowledge }) { proxy, transport in
+            var heads: [ResponseHead] = []
+            for index in 0..<20 {
+                heads.append(try await transport.exchange(request(proxy.cleartextURL("/get?turn=\(index)"))).1)
+            }
+            heads += try await withThrowingTaskGroup(of: ResponseHead.self) { group in
+                for index in 0..<16 {
+                    group.addTask { try await transport.exchange(request(proxy.cleartextURL("/get?burst=\(index)"))).1 }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(heads.allSatisfy { $0.statusCode == 200 && $0.httpVersion == .http2 })
+            let log = await proxy.accessLog(atLeast: 36)
+            let connections = Set(log.compactMap { $0.split(separator: " ").first })
+            #expect(log.count == 36 && log.allSatisfy { $0.contains("HTTP/2.0") }, "\(log)")
+            if Curl.features.reusesCleartextHTTP2Connections {
+                #expect(connections.count == 1, "\(log)")
+                #expect(heads[0].metrics.connectionReused == false)
+                #expect(heads.dropFirst().allSatisfy { $0.metrics.connectionReused == true })
+            } else {
+                #expect(connections.count == 36, "\(log)")
+                #expect(heads.allSatisfy { $0.metrics.connectionReused == false })
+            }
+        }
+    }
+
     @Test func h2cConnectionsAreSharedOnlyWhereLibcurlCanReuseThem() {
         let old = CurlFeatures(versionNumber: 0x07_58_01, zlib: true, brotli: true, zstd: true, http2: true)
         let new = CurlFeatures(versionNumber: 0x08_00_00, zlib: true, brotli: true, zstd: true, http2: true)
