@@ -213,15 +213,14 @@ static inline CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, cons
 }
 
 /// CURLINFO_QUEUE_TIME_T: microseconds the transfer waited for a connection. libcurl 8.6 added
-/// it; built against older headers this answers CURLE_UNKNOWN_OPTION, as a newer libcurl
-/// answers an info it does not know, so the caller reports the value as unknown either way.
+/// it; older headers lack the name, so it is asked for by its number, which the library that
+/// runs decides on: an older libcurl answers CURLE_UNKNOWN_OPTION, as for any info it does not
+/// know, and the caller reports the value as unknown.
 static inline CURLcode ccurl_easy_getinfo_queue_time(CURL *easy, curl_off_t *value) {
 #if LIBCURL_VERSION_NUM >= 0x080600
     return curl_easy_getinfo(easy, CURLINFO_QUEUE_TIME_T, value);
 #else
-    (void)easy;
-    (void)value;
-    return CURLE_UNKNOWN_OPTION;
+    return curl_easy_getinfo(easy, (CURLINFO)(CURLINFO_OFF_T + 65), value);
 #endif
 }
 
