@@ -106,7 +106,7 @@ package final class HTTPSTestServer: Sendable {
     /// The first line written to `fd`, or nil at end of file or when `deadline` passes first.
     /// Reads on a serial queue of its own (which, unlike `DispatchQueue.global()`, gets a thread
     /// even when the global pool is busy) so a slow interpreter start blocks no shared thread.
-    private static func readLine(from fd: Int32, deadline: DispatchTime) async -> String? {
+    package static func readLine(from fd: Int32, deadline: DispatchTime) async -> String? {
         await withCheckedContinuation { continuation in
             DispatchQueue(label: "HTTPSTestServer.readLine").async {
                 var bytes: [UInt8] = []

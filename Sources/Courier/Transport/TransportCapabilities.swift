@@ -16,8 +16,8 @@ public struct TransportCapabilities: Sendable, Equatable {
     /// `http+unix` URLs (see `URL.unixSocket(_:path:secure:)`) and a transport-wide Unix
     /// socket are sent over the socket; otherwise they are refused as above.
     public var connectsOverUnixSockets: Bool
-    /// Fixed addresses for host names and connect-to rewrites replace DNS where configured;
-    /// otherwise they are refused as above.
+    /// Fixed addresses for host names, connect-to rewrites and a DNS-over-HTTPS server replace
+    /// the system's resolver where configured; otherwise they are refused as above.
     public var overridesDNS: Bool
     /// HTTP/1.1 only and HTTP/2 with prior knowledge (h2c) can be chosen, and the version
     /// spoken is reported in ``ResponseHead/httpVersion``; otherwise asking is refused as above.

@@ -55,6 +55,9 @@ extension Curl {
         static let unixSocketPath = EasyOption(CURLOPT_UNIX_SOCKET_PATH, "CURLOPT_UNIX_SOCKET_PATH")
         static let resolve = EasyOption(CURLOPT_RESOLVE, "CURLOPT_RESOLVE")
         static let connectTo = EasyOption(CURLOPT_CONNECT_TO, "CURLOPT_CONNECT_TO")
+        static let dohURL = EasyOption(CURLOPT_DOH_URL, "CURLOPT_DOH_URL")
+        static let dohSSLVerifyPeer = EasyOption(CURLOPT_DOH_SSL_VERIFYPEER, "CURLOPT_DOH_SSL_VERIFYPEER")
+        static let dohSSLVerifyHost = EasyOption(CURLOPT_DOH_SSL_VERIFYHOST, "CURLOPT_DOH_SSL_VERIFYHOST")
         // HTTP/2 and TLS identity (CurlEasyHandle+HTTPVersionAndTLS.swift).
         static let httpVersion = EasyOption(CURLOPT_HTTP_VERSION, "CURLOPT_HTTP_VERSION")
         static let pipeWait = EasyOption(CURLOPT_PIPEWAIT, "CURLOPT_PIPEWAIT")

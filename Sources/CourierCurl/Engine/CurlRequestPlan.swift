@@ -25,6 +25,9 @@ struct CurlRequestPlan: Sendable {
     var unixSocketPath: String?
     /// The transport's proxy, which a failure is told against (see ``CurlError/proxyFailure(_:proxy:)``).
     var proxy: CurlTransport.Proxy
+    /// The transport's DNS-over-HTTPS server, which a name that did not resolve is told
+    /// against (see ``CurlError/dohFailure(code:libcurlSaid:plan:)``).
+    var dohURL: URL?
     var shape: Shape
     var body: Data
     /// A body produced while it is sent: an ``Courier/UploadBody`` given to the streaming API,
@@ -77,6 +80,7 @@ extension CurlRequestPlan {
         wireURL = url
         unixSocketPath = configuration.unixSocketPath
         proxy = configuration.proxy
+        dohURL = configuration.dohURL
         self.body = body
         self.upload = stream
         uploadLength = stream.map { $0.length ?? Self.declaredLength(request) ?? -1 } ?? Int64(body.count)

@@ -6,8 +6,8 @@ import Foundation
 extension CurlError {
     /// The error the awaiting task of a transfer that libcurl ended without `CURLE_OK` gets:
     /// what its callbacks stopped it for, when they did (libcurl then only says a callback
-    /// aborted); otherwise what its proxy did, when that is why; otherwise libcurl's code and
-    /// words, with a TLS failure said more plainly.
+    /// aborted); otherwise what its proxy or DNS-over-HTTPS server did, when that is why;
+    /// otherwise libcurl's code and words, with a TLS failure said more plainly.
     ///
     /// `report` is what libcurl reported of the transfer, its proxy's part included, and
     /// `osErrno` its `CURLINFO_OS_ERRNO`, both read from the handle once the transfer ended;
@@ -23,6 +23,7 @@ extension CurlError {
         if proxy.isEnabled, plan.unixSocketPath == nil, let (urlCode, error) = proxyFailure(report, proxy: proxy) {
             return error.urlError(code: urlCode, url: url)
         }
+        if let failure = dohFailure(code: code, libcurlSaid: report.libcurlSaid, plan: plan) { return failure }
         var text = proxy.redacting(Self.message(forCode: code, libcurlSaid: report.libcurlSaid, duringBody: duringBody))
         var urlCode = urlErrorCode(curlCode: code, osErrno: osErrno)
         if let tls = tlsFailure(curlCode: code, libcurlSaid: report.libcurlSaid) {

@@ -1,6 +1,7 @@
 extension CurlEasyHandle {
     /// Sets where every request of the transport goes: the proxy, its credentials and
-    /// exceptions, and the DNS overrides; returns the string lists libcurl keeps pointers to.
+    /// exceptions, the DNS overrides and the DNS-over-HTTPS server; returns the string lists
+    /// libcurl keeps pointers to.
     ///
     /// `.none` sets `CURLOPT_PROXY` to `""`, which also stops libcurl reading `http_proxy` and
     /// its siblings; `.environment` leaves it unset, the one case in which libcurl reads them.
@@ -31,6 +32,13 @@ extension CurlEasyHandle {
             let list = try CurlHeaderList(lines: configuration.connectTo.map(\.description))
             try Curl.set(easy, .connectTo, list: list.pointer)
             lists.append(list)
+        }
+        if let url = configuration.dohURL {
+            try Curl.set(easy, .dohURL, url.absoluteString)
+            // Set although they are libcurl's defaults: the DoH server decides every address,
+            // so it is verified even when the transport's own verification is off.
+            try Curl.set(easy, .dohSSLVerifyPeer, 1)
+            try Curl.set(easy, .dohSSLVerifyHost, 2)
         }
         return lists
     }

@@ -21,6 +21,21 @@ package enum RouteCheck {
         for entry in configuration.connectTo {
             if let problem = problem(with: entry) { return "connectTo \(entry): \(problem)" }
         }
+        if let url = configuration.dohURL, let problem = problem(withDoHURL: url) { return "dohURL: \(problem)" }
+        return nil
+    }
+
+    /// Why `url` cannot be a DNS-over-HTTPS server, or nil when it can. libcurl takes any
+    /// text and reports a bad one only as a name that did not resolve; plain `http` would let
+    /// anyone on the path answer for every host, which DoH exists to prevent.
+    package static func problem(withDoHURL url: URL) -> String? {
+        let shown = redactedURLText(url.absoluteString)
+        guard !hasControlCharacter(url.absoluteString), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "\(shown.debugDescription) is not a URL"
+        }
+        guard components.scheme?.lowercased() == "https" else { return "\(shown) is not an https URL" }
+        guard let host = components.percentEncodedHost, !host.isEmpty else { return "\(shown) names no host" }
+        if let port = components.port, !(1...65535).contains(port) { return "\(shown) has a port outside 1...65535" }
         return nil
     }
 

@@ -122,7 +122,7 @@ extension CurlTransport {
         /// `URLError(.secureConnectionFailed)` rather than being reached over them.
         public var minimumTLSVersion: TLSVersion = .tls1_2
 
-        // MARK: Where requests go (see CurlTransport+Proxy.swift, CurlTransport+DNSOverride.swift)
+        // MARK: Where requests go (see CurlTransport+Proxy.swift, CurlTransport+DNSOverride.swift, CurlEasyHandle+Route.swift)
 
         /// The proxy for every request (``CurlTransport/Proxy``): `.none` by default, which sets
         /// `CURLOPT_PROXY` to `""`, so `http_proxy`, `https_proxy` and `ALL_PROXY` in the
@@ -140,6 +140,20 @@ extension CurlTransport {
 
         /// Connections to one host and port made to another instead (`CURLOPT_CONNECT_TO`).
         public var connectTo: [ConnectOverride] = []
+
+        /// A DNS-over-HTTPS server that resolves every host name instead of the system's
+        /// resolver (`CURLOPT_DOH_URL`, curl's `--doh-url`), e.g.
+        /// `https://dns.example/dns-query`; `nil` for the system's resolver. An `https` URL;
+        /// another fails ``CurlTransport/init(configuration:)``.
+        ///
+        /// Names in ``resolve`` are still answered from there, without a query. The DoH server's
+        /// certificate is always verified, against ``caBundlePath`` and ``caDirectoryPath`` when
+        /// set (libcurl hands them to its DoH requests), whatever ``verifiesPeer`` and
+        /// ``verifiesHost`` say, as curl's `-k` leaves `--doh-url` verified. A name the server
+        /// cannot answer, or a server that cannot be reached or verified, fails the request with
+        /// `URLError(.cannotFindHost)` naming this URL. A host name in this URL is itself
+        /// resolved by the system's resolver.
+        public var dohURL: URL? = nil
 
         /// How many unread bytes of a streamed response body wait before receiving pauses
         /// (see ``Courier/HTTPTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
