@@ -35,6 +35,7 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `unixSocketPath` | string | TCP | a Unix domain socket's path | `unixSocketPath` |
     /// | `resolve` | string list | DNS | `host:port:address[,address…]`, as curl's `--resolve` | `resolve` |
     /// | `connectTo` | string list | none | `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`, as curl's `--connect-to` | `connectTo` |
+    /// | `dohURL` | string | the system's resolver | an `https` URL of a DNS-over-HTTPS server, as curl's `--doh-url` | `dohURL` |
     ///
     /// The `http` and `tls` keys are shared: `URLSessionTransport` cannot honour them, and
     /// ``TransportKind/makeTransport(config:)`` refuses a configuration that asks it to with
@@ -43,7 +44,7 @@ extension CurlTransport.Configuration: EngineSettings {
     ///
     /// An empty string counts as absent. `proxy` and `proxyUser` are read as secrets, since
     /// they may carry credentials: access logs redact them and errors never quote them. The
-    /// routing keys (`proxy` to `connectTo`) are not under `curl`: whichever transport is
+    /// routing keys (`proxy` to `dohURL`) are not under `curl`: whichever transport is
     /// chosen must honour them, and ``TransportKind/makeTransport(config:)`` refuses them for
     /// `urlsession`. `curl.proxy`, their predecessor, is refused with an error naming `proxy`.
     ///

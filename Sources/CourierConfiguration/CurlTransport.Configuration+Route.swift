@@ -1,9 +1,10 @@
 import Configuration
 import Courier
 import CourierCurl
+import Foundation
 
 /// The keys that change where requests go rather than how an engine behaves: a proxy, a Unix
-/// socket, DNS overrides. They sit beside `transport`, not under `curl`, because the chosen
+/// socket, DNS overrides, a DNS-over-HTTPS server. They sit beside `transport`, not under `curl`, because the chosen
 /// transport must honour them or refuse them: `URLSessionTransport` cannot, and
 /// ``CourierCurl/TransportKind/makeTransport(config:)`` refuses them for it rather than send
 /// requests where they were not meant to go.
@@ -15,6 +16,7 @@ enum RouteKeys {
     static let unixSocketPath: ConfigKey = "unixSocketPath"
     static let resolve: ConfigKey = "resolve"
     static let connectTo: ConfigKey = "connectTo"
+    static let dohURL: ConfigKey = "dohURL"
 
     /// Each key with what it asks an engine to do, in the words of
     /// `RequestError.unsupportedOption`.
@@ -25,6 +27,7 @@ enum RouteKeys {
         (unixSocketPath, "send over a Unix domain socket"),
         (resolve, "override DNS"),
         (connectTo, "override DNS"),
+        (dohURL, "resolve host names through DNS over HTTPS"),
     ]
 
     /// The first routing key `config` sets, with what it asks for; nil when it sets none.
@@ -91,6 +94,12 @@ enum RouteKeys {
                     throw reader.error(connectTo, value: entry, accepted: "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries (\(error.expected))")
                 }
             }
+        }
+        if let text = try reader.string(dohURL, accepted: "an https URL of a DNS-over-HTTPS server") {
+            guard let url = URL(string: text), RouteCheck.problem(withDoHURL: url) == nil else {
+                throw reader.error(dohURL, value: redactedURLText(text), accepted: "an https URL of a DNS-over-HTTPS server, such as https://dns.example/dns-query")
+            }
+            configuration.dohURL = url
         }
     }
 }

@@ -87,6 +87,7 @@ extension TransportKind {
     /// | `courier.unixSocketPath` | `COURIER_UNIX_SOCKET_PATH` | string | TCP | a socket's path; `curl` only |
     /// | `courier.resolve` | `COURIER_RESOLVE` | string list | DNS | `host:port:address`; `curl` only |
     /// | `courier.connectTo` | `COURIER_CONNECT_TO` | string list | none | `host:port:host:port`; `curl` only |
+    /// | `courier.dohURL` | `COURIER_DOH_URL` | string | the system's resolver | an `https` DoH server URL; `curl` only |
     /// | `courier.curl.recordsMetrics` | `COURIER_CURL_RECORDS_METRICS` | bool | `true` | `true`, `false`; `false` skips libcurl's per-exchange metrics |
     /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
     /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
@@ -111,7 +112,7 @@ extension TransportKind {
     /// file and comma-separated in the environment; a bool in the environment may also be
     /// `yes`, `no`, `1` or `0`. Booleans and numbers in a JSON file are JSON's own, not strings.
     ///
-    /// The routing keys (`courier.proxy` to `courier.connectTo`) say where requests go, so they
+    /// The routing keys (`courier.proxy` to `courier.dohURL`) say where requests go, so they
     /// are not an engine's own: with `urlsession`, which cannot honour them, setting any of
     /// them fails with `RequestError.unsupportedOption` rather than send requests elsewhere.
     /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession`, any of them

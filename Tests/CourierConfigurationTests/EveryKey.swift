@@ -43,6 +43,7 @@ enum EveryKey {
         "courier.unixSocketPath": "/var/run/courier.sock",
         "courier.resolve": .init(.stringArray(["api.test:443:127.0.0.1"]), isSecret: false),
         "courier.connectTo": .init(.stringArray(["api.test:443:127.0.0.1:8443", "::[::1]:"]), isSecret: false),
+        "courier.dohURL": "https://127.0.0.1:8443/dns-query",
         "courier.curl.recordsMetrics": false,
         "courier.curl.caDirectoryPath": "/etc/courier/certs",
         "courier.curl.maximumConcurrentStreams": 8,
@@ -75,6 +76,7 @@ enum EveryKey {
             "unixSocketPath": "/var/run/courier.sock",
             "resolve": ["api.test:443:127.0.0.1"],
             "connectTo": ["api.test:443:127.0.0.1:8443", "::[::1]:"],
+            "dohURL": "https://127.0.0.1:8443/dns-query",
             "retries": {
               "maximumAttempts": 4,
               "initialDelay": 0.25,
@@ -151,6 +153,7 @@ enum EveryKey {
         "COURIER_UNIX_SOCKET_PATH": "/var/run/courier.sock",
         "COURIER_RESOLVE": "api.test:443:127.0.0.1",
         "COURIER_CONNECT_TO": "api.test:443:127.0.0.1:8443, ::[::1]:",
+        "COURIER_DOH_URL": "https://127.0.0.1:8443/dns-query",
         "COURIER_CURL_RECORDS_METRICS": "false",
         "COURIER_CURL_CA_DIRECTORY_PATH": "/etc/courier/certs",
         "COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS": "8",
@@ -217,6 +220,7 @@ enum EveryKey {
             .init(host: "api.test", port: 443, connectHost: "127.0.0.1", connectPort: 8443),
             .init(host: nil, port: nil, connectHost: "::1", connectPort: nil),
         ]
+        curl.dohURL = URL(string: "https://127.0.0.1:8443/dns-query")
         curl.recordsMetrics = false
         curl.caDirectoryPath = "/etc/courier/certs"
         curl.maximumConcurrentStreamsPerConnection = 8
