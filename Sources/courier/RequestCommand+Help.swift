@@ -70,9 +70,12 @@ extension RequestCommand {
         while its body is still being sent, so -T - is refused (4) with --transport \
         urlsession. -T - and -N take one URL.
 
-        -x, -U, --noproxy, --unix-socket, --resolve and --connect-to take curl's syntax. \
-        Unlike curl, courier reads no proxy from the environment (http_proxy, ALL_PROXY…), \
-        so -U and --noproxy need -x. A proxy's password is never printed.
+        -x, -U, --noproxy, --unix-socket, --resolve, --connect-to and --doh-url take curl's \
+        syntax. Unlike curl, courier reads no proxy from the environment (http_proxy, \
+        ALL_PROXY…), so -U and --noproxy need -x. A proxy's password is never printed. \
+        --doh-url sends every host name to a DNS-over-HTTPS server (an https URL, verified \
+        against --cacert/--capath even with -k, as curl does); a name it cannot answer fails \
+        with 6.
 
         -i prints `<version> <code> <reason>`, the version the curl transport spoke \
         (`HTTP/1.1 200 OK`; `HTTP/2 200`, without a reason, as curl writes it) and HTTP/1.1 \

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Courier
 import CourierCurl
+import Foundation
 
 /// `courier request`'s flags that change where a request goes, with curl's names and syntax:
-/// `-x/--proxy`, `-U/--proxy-user`, `--noproxy`, `--unix-socket`, `--resolve`, `--connect-to`.
+/// `-x/--proxy`, `-U/--proxy-user`, `--noproxy`, `--unix-socket`, `--resolve`, `--connect-to`,
+/// `--doh-url`.
 ///
 /// Only the curl transport honours them; with `--transport urlsession` any of them fails the
 /// request before anything is sent, naming the flag. Unlike curl, courier never reads
@@ -27,6 +29,9 @@ struct RouteOptions: ParsableArguments {
     @Option(name: .customLong("connect-to"), help: ArgumentHelp("Connect to CONNECT-TO-HOST:CONNECT-TO-PORT when the URL names HOST:PORT; repeatable. curl transport only.", valueName: "host:port:host:port"))
     var connectTo: [String] = []
 
+    @Option(name: .customLong("doh-url"), help: ArgumentHelp("Resolve host names through the DNS-over-HTTPS server at URL, an https URL whose certificate is always verified (-k does not apply). curl transport only.", valueName: "url"))
+    var dohURL: String?
+
     func validate() throws {
         _ = try curlConfiguration()
     }
@@ -37,6 +42,7 @@ struct RouteOptions: ParsableArguments {
         if unixSocket != nil { return "send over a Unix domain socket (--unix-socket)" }
         if !resolve.isEmpty { return "override DNS (--resolve)" }
         if !connectTo.isEmpty { return "override DNS (--connect-to)" }
+        if dohURL != nil { return "resolve host names through DNS over HTTPS (--doh-url)" }
         return nil
     }
 
@@ -99,6 +105,13 @@ struct RouteOptions: ParsableArguments {
             configuration.connectTo = try connectTo.map(CurlTransport.ConnectOverride.init(curlSyntax:))
         } catch {
             throw ValidationError(error.description)
+        }
+        if let dohURL {
+            guard let url = URL(string: dohURL) else {
+                throw ValidationError("--doh-url: \(redactedURLText(dohURL).debugDescription) is not a URL")
+            }
+            if let problem = RouteCheck.problem(withDoHURL: url) { throw ValidationError("--doh-url: \(problem)") }
+            configuration.dohURL = url
         }
         return configuration
     }

@@ -1,11 +1,12 @@
 import CourierProxyTestSupport
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Testing
 
 /// `courier request`'s routing flags, with curl's names: `-x`, `-U`, `--noproxy`,
-/// `--unix-socket`, `--resolve`, `--connect-to`. The curl transport honours them, against real
-/// proxies and a server on a Unix socket; urlsession refuses each before sending anything. A
+/// `--unix-socket`, `--resolve`, `--connect-to`, `--doh-url`. The curl transport honours them,
+/// against real proxies, a server on a Unix socket and a DoH responder on loopback; urlsession refuses each before sending anything. A
 /// proxy's password never reaches stderr.
 @Suite struct RequestRouteTests {
     static let password = "hunter2:x"
@@ -95,11 +96,35 @@ import Testing
         try await server.shutdown()
     }
 
+    @Test func dohURLResolvesTheHostThroughTheDoHServer() async throws {
+        try await withDoHServer(names: ["service.test": "127.0.0.1"]) { doh, files in
+            let server = try await TestServer.start()
+            let resolved = try await CourierToolProcess.run([
+                "request", "--transport", "curl", "--doh-url", doh.url.absoluteString, "--cacert", files.caBundlePath,
+                "http://service.test:\(server.port)/get?doh",
+            ])
+            let unknown = try await CourierToolProcess.run([
+                "request", "--transport", "curl", "--doh-url", doh.url.absoluteString, "--cacert", files.caBundlePath,
+                "http://unknown.test:\(server.port)/get",
+            ])
+            #expect(server.requestCount == 1)
+            try await server.shutdown()
+            #expect(resolved.status == 0, "\(resolved.stderrText)")
+            #expect(resolved.stdoutText.contains("\"path\":\"/get\""), "\(resolved.stdoutText)")
+            #expect(unknown.status == 6, "\(unknown.stderrText)")
+            #expect(unknown.stderrLines.count == 1)
+            #expect(unknown.stderrText.contains("unknown.test did not resolve through DNS over HTTPS at \(doh.url.absoluteString)"), "\(unknown.stderrText)")
+            #expect(doh.answeredQueries.contains("A service.test NOERROR"), "\(doh.answeredQueries)")
+            #expect(doh.answeredQueries.contains("A unknown.test NXDOMAIN"), "\(doh.answeredQueries)")
+        }
+    }
+
     @Test(arguments: [
         (["-x", "http://alice:hunter2@127.0.0.1:3128"], "use a proxy (-x/--proxy)"),
         (["--unix-socket", "/tmp/courier-none.sock"], "send over a Unix domain socket (--unix-socket)"),
         (["--resolve", "api.test:80:127.0.0.1"], "override DNS (--resolve)"),
         (["--connect-to", "api.test:80:127.0.0.1:80"], "override DNS (--connect-to)"),
+        (["--doh-url", "https://127.0.0.1:8443/dns-query"], "resolve host names through DNS over HTTPS (--doh-url)"),
     ])
     func urlsessionRefusesEachFlagBeforeSendingAnything(flags: [String], option: String) async throws {
         let server = try await TestServer.start()
@@ -119,6 +144,7 @@ import Testing
         (["--noproxy", "localhost"], "--noproxy needs -x/--proxy"),
         (["--resolve", "api.test:80"], "--resolve \"api.test:80\" is not accepted: expected host:port:address[,address…]"),
         (["--connect-to", "a:b:c:d"], "is not accepted: expected a port number, or nothing"),
+        (["--doh-url", "http://alice:hunter2@127.0.0.1:8053/dns-query"], "--doh-url: http://alice:xxxxx@127.0.0.1:8053/dns-query is not an https URL"),
     ])
     func aMalformedFlagIsAUsageError(flags: [String], message: String) async throws {
         let result = try await CourierToolProcess.run(["request", "--transport", "curl"] + flags + ["http://127.0.0.1:9/"])
