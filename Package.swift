@@ -30,6 +30,7 @@ let snippetModules = [
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",
     "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
+    "CurlDNSOverHTTPS",
 ]
 let snippetTargets: [Target] = snippetModules.map { name in
     .target(
