@@ -153,6 +153,11 @@ extension CurlTransport {
         /// cannot answer, or a server that cannot be reached or verified, fails the request with
         /// `URLError(.cannotFindHost)` naming this URL. A host name in this URL is itself
         /// resolved by the system's resolver.
+        ///
+        /// libcurl makes its DoH requests on handles of its own, which take neither ``proxy``
+        /// nor its refusal of the environment's proxies: `https_proxy`, `ALL_PROXY` and
+        /// `NO_PROXY` in the environment apply to them (libcurl 7.76 to 8.14). Where those are
+        /// set, list the DoH server's host in `NO_PROXY`.
         public var dohURL: URL? = nil
 
         /// How many unread bytes of a streamed response body wait before receiving pauses
