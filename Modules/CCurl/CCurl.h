@@ -28,6 +28,13 @@ static const int ccurl_feature_libz = CURL_VERSION_LIBZ;
 static const int ccurl_feature_brotli = CURL_VERSION_BROTLI;
 static const int ccurl_feature_zstd = CURL_VERSION_ZSTD;
 static const int ccurl_feature_http2 = CURL_VERSION_HTTP2;
+// HTTP/3 (ngtcp2 or quiche): in every header from 7.66, named here the same way for any header,
+// since whether the linked library has it is decided at run time.
+#ifdef CURL_VERSION_HTTP3
+static const int ccurl_feature_http3 = CURL_VERSION_HTTP3;
+#else
+static const int ccurl_feature_http3 = 1 << 25;
+#endif
 
 // Back-pressure: what a data callback returns to pause its direction, and curl_easy_pause bits.
 static const size_t ccurl_write_pause = CURL_WRITEFUNC_PAUSE;
@@ -40,6 +47,19 @@ static const int ccurl_pause_send = CURLPAUSE_SEND;
 static const long ccurl_http_version_1_1 = CURL_HTTP_VERSION_1_1;
 static const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 static const long ccurl_http_version_2_prior_knowledge = CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+// HTTP/3 with fallback (7.66, so in every header Courier builds with) and HTTP/3 only (7.88),
+// which older headers lack; curl never renumbers these values. A libcurl without HTTP/3 is never
+// asked for either.
+static const long ccurl_http_version_3 = CURL_HTTP_VERSION_3;
+#if LIBCURL_VERSION_NUM >= 0x075800
+static const long ccurl_http_version_3only = CURL_HTTP_VERSION_3ONLY;
+#else
+static const long ccurl_http_version_3only = 31;
+#endif
+// CURLOPT_ALTSVC_CTRL bits (7.64.1): which protocols an Alt-Svc answer may move a request to.
+static const long ccurl_altsvc_h1 = CURLALTSVC_H1;
+static const long ccurl_altsvc_h2 = CURLALTSVC_H2;
+static const long ccurl_altsvc_h3 = CURLALTSVC_H3;
 static const long ccurl_pipe_nothing = CURLPIPE_NOTHING;
 static const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 static const long ccurl_sslversion_tls1_2 = CURL_SSLVERSION_TLSv1_2;

@@ -22,7 +22,7 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
     /// | `curl.maximumConcurrentStreams` | int | `100` | 1 or more | `maximumConcurrentStreamsPerConnection` |
     /// | `curl.eventLoopCount` | int | half the cores, at least 1 | 1 to 256 | `eventLoopCount` |
-    /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge` | `httpVersion` |
+    /// | `http.version` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`, `http3`, `http3-only` | `httpVersion` |
     /// | `tls.clientCertificate` | string | none | a path to a PEM certificate (and its key, unless `tls.privateKey` is set) | `clientCertificate` |
     /// | `tls.privateKey` | string | none | a path to a PEM private key | `clientCertificate` |
     /// | `tls.privateKeyPassphrase` | string, secret | none | the key's passphrase | `clientCertificate` |
@@ -82,7 +82,7 @@ extension CurlTransport.Configuration: EngineSettings {
         eventLoopCount = try reader.integer(
             "curl.eventLoopCount", default: eventLoopCount, minimum: 1, maximum: 256, accepted: "a whole number, 1 to 256"
         )
-        let versions = "automatic, http1.1, http2-prior-knowledge"
+        let versions = "automatic, http1.1, http2-prior-knowledge, http3, http3-only"
         if let name = try reader.string("http.version", accepted: versions) {
             guard let version = CurlTransport.HTTPVersionPreference(name: name) else {
                 throw reader.error("http.version", value: name, accepted: versions)

@@ -12,6 +12,8 @@ extension CurlTransport.Configuration {
         let keys: [(setting: CurlOnlySetting, key: ConfigKey)] = [
             (.http1_1Only, "http.version"),
             (.http2PriorKnowledge, "http.version"),
+            (.http3, "http.version"),
+            (.http3Only, "http.version"),
             (.clientCertificate, "tls.clientCertificate"),
             (.pinnedPublicKey, "tls.pinnedPublicKey"),
             (.minimumTLS1_3, "tls.minimumVersion"),

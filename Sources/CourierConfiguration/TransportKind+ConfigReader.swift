@@ -92,7 +92,7 @@ extension TransportKind {
     /// | `courier.curl.caDirectoryPath` | `COURIER_CURL_CA_DIRECTORY_PATH` | string | none | a directory of hashed CA certificates |
     /// | `courier.curl.maximumConcurrentStreams` | `COURIER_CURL_MAXIMUM_CONCURRENT_STREAMS` | int | `100` | 1 or more |
     /// | `courier.curl.eventLoopCount` | `COURIER_CURL_EVENT_LOOP_COUNT` | int | half the cores, at least 1 | 1 to 256 |
-    /// | `courier.http.version` | `COURIER_HTTP_VERSION` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`; curl only but `automatic` |
+    /// | `courier.http.version` | `COURIER_HTTP_VERSION` | string | `automatic` | `automatic`, `http1.1`, `http2-prior-knowledge`, `http3`, `http3-only`; curl only but `automatic` |
     /// | `courier.tls.clientCertificate` | `COURIER_TLS_CLIENT_CERTIFICATE` | string | none | a PEM certificate; curl only |
     /// | `courier.tls.privateKey` | `COURIER_TLS_PRIVATE_KEY` | string | the certificate's file | a PEM private key; curl only |
     /// | `courier.tls.privateKeyPassphrase` | `COURIER_TLS_PRIVATE_KEY_PASSPHRASE` | string, secret | none | the key's passphrase; curl only |

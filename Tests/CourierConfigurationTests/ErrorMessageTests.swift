@@ -90,7 +90,7 @@ import Testing
         Case("courier.curl.maximumConcurrentStreams", 0, #"courier.curl.maximumConcurrentStreams="0" \#(whole1)"#),
         Case(
             "courier.http.version", "h2",
-            #"courier.http.version="h2" is not accepted; accepted values: automatic, http1.1, http2-prior-knowledge"#
+            #"courier.http.version="h2" is not accepted; accepted values: automatic, http1.1, http2-prior-knowledge, http3, http3-only"#
         ),
         Case("courier.tls.minimumVersion", "1.1", #"courier.tls.minimumVersion="1.1" is not accepted; accepted values: 1.2, 1.3"#),
         Case(

@@ -10,6 +10,8 @@ import Testing
     static let refused: [(key: AbsoluteConfigKey, value: String, action: String)] = [
         ("courier.http.version", "http2-prior-knowledge", "speak HTTP/2 with prior knowledge (h2c)"),
         ("courier.http.version", "http1.1", "limit itself to HTTP/1.1"),
+        ("courier.http.version", "http3", "speak HTTP/3"),
+        ("courier.http.version", "http3-only", "speak HTTP/3 only"),
         ("courier.tls.clientCertificate", "/etc/courier/client.pem", "present a client certificate"),
         ("courier.tls.pinnedPublicKey", "sha256//AAAA", "pin the server's public key"),
         ("courier.tls.minimumVersion", "1.3", "require TLS 1.3"),

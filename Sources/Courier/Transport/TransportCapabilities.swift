@@ -28,12 +28,18 @@ public struct TransportCapabilities: Sendable, Equatable {
     /// The response's head and body are handed over while an ``UploadBody/duplex(_:length:)``
     /// body is still being produced; otherwise such a body is refused as above.
     public var streamsDuplex: Bool
+    /// HTTP/3 over QUIC can be asked for (`CurlTransport.HTTPVersionPreference.http3` and
+    /// `.http3Only`), and Alt-Svc answers can move requests to it: true for `CurlTransport` on
+    /// a libcurl built with HTTP/3 (ngtcp2 or quiche), decided when the process runs;
+    /// otherwise asking is refused as above.
+    public var speaksHTTP3: Bool
 
     /// Capabilities from their parts; what is not given is not supported.
     package init(
         pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
         connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
-        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false, streamsDuplex: Bool = false
+        choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false, streamsDuplex: Bool = false,
+        speaksHTTP3: Bool = false
     ) {
         self.pausesForSlowReaders = pausesForSlowReaders
         self.stopsDecodingAtTheLimit = stopsDecodingAtTheLimit
@@ -44,5 +50,6 @@ public struct TransportCapabilities: Sendable, Equatable {
         self.choosesHTTPVersion = choosesHTTPVersion
         self.configuresTLSIdentity = configuresTLSIdentity
         self.streamsDuplex = streamsDuplex
+        self.speaksHTTP3 = speaksHTTP3
     }
 }

@@ -69,6 +69,8 @@ extension Curl {
         static let keyPassword = EasyOption(CURLOPT_KEYPASSWD, "CURLOPT_KEYPASSWD")
         static let pinnedPublicKey = EasyOption(CURLOPT_PINNEDPUBLICKEY, "CURLOPT_PINNEDPUBLICKEY")
         static let sslVersion = EasyOption(CURLOPT_SSLVERSION, "CURLOPT_SSLVERSION")
+        static let altSvcControl = EasyOption(CURLOPT_ALTSVC_CTRL, "CURLOPT_ALTSVC_CTRL")
+        static let altSvc = EasyOption(CURLOPT_ALTSVC, "CURLOPT_ALTSVC")
     }
 
     /// CURLOPT_HTTP_VERSION values.
@@ -76,7 +78,12 @@ extension Curl {
         static let http1_1 = Int(ccurl_http_version_1_1)
         static let http2OverTLS = Int(ccurl_http_version_2tls)
         static let http2PriorKnowledge = Int(ccurl_http_version_2_prior_knowledge)
+        static let http3 = Int(ccurl_http_version_3)
+        static let http3Only = Int(ccurl_http_version_3only)
     }
+
+    /// `CURLOPT_ALTSVC_CTRL`: an Alt-Svc answer may move requests to HTTP/1.1, HTTP/2 or HTTP/3.
+    static let altSvcAnyVersion = Int(ccurl_altsvc_h1 | ccurl_altsvc_h2 | ccurl_altsvc_h3)
 
     /// CURLMOPT_PIPELINING values: `CURLPIPE_NOTHING` or `CURLPIPE_MULTIPLEX`.
     static let pipeNothing = Int(ccurl_pipe_nothing)

@@ -84,7 +84,7 @@ package enum Curl {
     /// the package was compiled against: a decoder or HTTP/2 is there only if its library was.
     static let features: CurlFeatures = {
         guard let info = curl_version_info(CURLversion(UInt32(ccurl_version_now))) else {
-            return CurlFeatures(versionNumber: 0, zlib: false, brotli: false, zstd: false, http2: false)
+            return CurlFeatures(versionNumber: 0, zlib: false, brotli: false, zstd: false, http2: false, http3: false)
         }
         let bits = info.pointee.features
         return CurlFeatures(
@@ -92,7 +92,8 @@ package enum Curl {
             zlib: bits & ccurl_feature_libz != 0,
             brotli: bits & ccurl_feature_brotli != 0,
             zstd: bits & ccurl_feature_zstd != 0,
-            http2: bits & ccurl_feature_http2 != 0
+            http2: bits & ccurl_feature_http2 != 0,
+            http3: bits & ccurl_feature_http3 != 0
         )
     }()
 

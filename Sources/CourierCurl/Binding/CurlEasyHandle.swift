@@ -8,7 +8,7 @@
 final class CurlEasyHandle {
     let pointer: Curl.EasyPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    /// Decides, per request, whether it waits to share a connection (`CURLOPT_PIPEWAIT`).
+    /// Decides, per request, whether connections may be reused (`CURLOPT_FRESH_CONNECT`).
     private let httpVersion: CurlTransport.HTTPVersionPreference
     /// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists, which libcurl reads without
     /// copying, kept for as long as the handle.
@@ -27,6 +27,14 @@ final class CurlEasyHandle {
     /// request needs another.
     private var receiveBufferSize = CurlBufferSizes.libcurlReceiveDefault
     private var uploadBufferSize = CurlBufferSizes.libcurlUploadDefault
+    /// The transport's Alt-Svc cache file, which this handle read when it was made (see
+    /// CurlEasyHandle+AltSvc.swift); nil when the transport keeps no cache.
+    let altSvcFile: CurlAltSvcFile?
+    /// The file's generation when this handle read it.
+    var altSvcGeneration = 0
+    /// Whether this handle's cache holds an answer the file lacks, so that it writes the file
+    /// when it goes and is not pooled again.
+    var holdsNewAltSvc = false
 
     /// Makes a handle with the transport's settings: TLS, decoding, the callbacks, and defaults
     /// that stop libcurl doing on its own what a caller of URLSession never asked for — no
@@ -34,9 +42,10 @@ final class CurlEasyHandle {
     /// redirect followed inside libcurl (the transport follows them so that it can strip
     /// credentials across origins), no credentials from `~/.netrc`, and no proxy from the
     /// environment unless the configuration asks for it (see CurlEasyHandle+Route.swift).
-    init(configuration: CurlTransport.Configuration) throws(CurlError) {
+    init(configuration: CurlTransport.Configuration, altSvcFile: CurlAltSvcFile? = nil) throws(CurlError) {
         pointer = try Curl.easyInit()
         httpVersion = configuration.httpVersion
+        self.altSvcFile = altSvcFile
         errorBuffer = .allocate(capacity: Curl.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: Curl.errorBufferSize)
         let easy = pointer
@@ -52,6 +61,7 @@ final class CurlEasyHandle {
             try Curl.set(easy, .caInfo, path)
         }
         try Self.applyHTTPVersionAndTLSIdentity(configuration, to: easy)
+        try readAltSvcFile()
         // "" = every coding this libcurl decodes (CurlFeatures.acceptEncoding), announced and
         // decoded as URLSession does; one it lacks is never offered, and a response in it fails
         // with .cannotDecodeContentData.
@@ -70,7 +80,9 @@ final class CurlEasyHandle {
     }
 
     deinit {
+        let wrote = prepareAltSvcForCleanup()
         Curl.easyCleanup(pointer)
+        if wrote { altSvcFile?.didWrite() }
         errorBuffer.deallocate()
     }
 
@@ -125,7 +137,7 @@ final class CurlEasyHandle {
         setBufferSizes(CurlBufferSizes(for: transfer))
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
-        try Curl.set(easy, .pipeWait, httpVersion.multiplexes(scheme: plan.url.scheme) ? 1 : 0)
+        try Curl.set(easy, .pipeWait, plan.multiplexes ? 1 : 0)
         let reusesConnections = httpVersion.reusesConnections(scheme: plan.url.scheme)
         if reusesConnections != self.reusesConnections {
             try Curl.set(easy, .freshConnect, reusesConnections ? 0 : 1)

@@ -14,6 +14,11 @@ struct CurlFeatures: Equatable, Sendable {
     var zstd: Bool
     /// Offered over TLS by ALPN when present (``CurlTransport/HTTPVersionPreference/automatic``).
     var http2: Bool
+    /// HTTP/3 over QUIC (ngtcp2 or quiche): the preferences
+    /// ``CurlTransport/HTTPVersionPreference/http3`` and
+    /// ``CurlTransport/HTTPVersionPreference/http3Only`` are refused without it, before anything
+    /// is sent, since libcurl would otherwise speak an older version or fail late.
+    var http3: Bool = false
 
     /// Whether an HTTP/2 connection opened with prior knowledge over cleartext (h2c) can carry
     /// a second request. Before 8.0 it cannot: libcurl answers the first request and fails every

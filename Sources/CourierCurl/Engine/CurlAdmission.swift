@@ -33,9 +33,11 @@ struct CurlAdmission<Transfer> {
     ///
     /// `connections` is what the loop may hold to the host: its share of the per-host limit
     /// (``CurlLoopAssignment``), the whole limit when nil.
-    static func limit(_ configuration: CurlTransport.Configuration, scheme: String?, connections: Int? = nil) -> Int {
+    static func limit(
+        _ configuration: CurlTransport.Configuration, scheme: String?, connections: Int? = nil, multiplexes: Bool? = nil
+    ) -> Int {
         let connections = max(1, connections ?? configuration.maximumConnectionsPerHost)
-        guard configuration.httpVersion.multiplexes(scheme: scheme) else { return connections }
+        guard multiplexes ?? configuration.httpVersion.multiplexes(scheme: scheme) else { return connections }
         let streams = max(1, configuration.maximumConcurrentStreamsPerConnection)
         let (limit, overflow) = connections.multipliedReportingOverflow(by: streams)
         return overflow ? Int.max : limit

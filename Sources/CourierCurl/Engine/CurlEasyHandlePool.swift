@@ -6,33 +6,40 @@
 /// whose creation failed is never counted.
 struct CurlEasyHandlePool {
     private let configuration: CurlTransport.Configuration
+    /// The transport's Alt-Svc cache file, which every handle reads when made.
+    private let altSvcFile: CurlAltSvcFile?
     /// The most easy handles kept idle for reuse.
     let maximumIdle: Int
     private var idle: [CurlEasyHandle] = []
     /// Easy handles that exist: in use plus idle.
     private(set) var live = 0
 
-    init(configuration: CurlTransport.Configuration, maximumIdle: Int) {
+    init(configuration: CurlTransport.Configuration, maximumIdle: Int, altSvcFile: CurlAltSvcFile? = nil) {
         self.configuration = configuration
+        self.altSvcFile = altSvcFile
         self.maximumIdle = max(0, maximumIdle)
     }
 
     var idleCount: Int { idle.count }
 
-    /// An idle handle, or a new one.
+    /// An idle handle, or a new one. Idle handles that read an older Alt-Svc cache file are
+    /// let go (they write nothing), so a new handle reads what another learned.
     mutating func take() throws(CurlError) -> CurlEasyHandle {
-        if let handle = idle.popLast() { return handle }
-        let handle = try CurlEasyHandle(configuration: configuration)
+        while let handle = idle.popLast() {
+            if handle.altSvcIsCurrent { return handle }
+            live -= 1
+        }
+        let handle = try CurlEasyHandle(configuration: configuration, altSvcFile: altSvcFile)
         live += 1
         return handle
     }
 
-    /// Keeps the handle, detached from its last transfer, while fewer than ``maximumIdle`` wait
-    /// and `keep` holds; otherwise returns it, no longer counted, for the caller to let go
+    /// Keeps the handle, detached from its last transfer, while fewer than ``maximumIdle`` wait,
+    /// `keep` holds and the handle has nothing to write to the Alt-Svc cache file; otherwise returns it, no longer counted, for the caller to let go
     /// (`curl_easy_cleanup` runs in its deinit).
     @discardableResult
     mutating func give(_ handle: CurlEasyHandle, keep: Bool = true) -> CurlEasyHandle? {
-        guard keep, idle.count < maximumIdle else {
+        guard keep, idle.count < maximumIdle, handle.altSvcIsCurrent else {
             live -= 1
             return handle
         }

@@ -94,7 +94,19 @@ struct CurlEngine: Sendable {
 
     private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
         let target = try request.checkedForSending(uploading: upload, transport: "CurlTransport", sendsOverUnixSockets: true)
+        if let refusal = configuration.httpVersion.refusal() {
+            throw refusal
+        }
         var plan = CurlRequestPlan(request: request, url: target.url, upload: upload, configuration: configuration)
+        if plan.multiplexes, configuration.httpVersion == .http3, let altSvc = loops.altSvcFile, altSvc.announcesHTTP3(for: plan.url) {
+            // libcurl 8.14 fails every transfer that waited, for a connection slot or for a
+            // connection being opened to share, while a connection to an Alt-Svc alternative
+            // was being opened ("QUIC: connection to <the URL's port> refused"), instead of
+            // sending it. So requests to such an origin wait here instead, one per connection,
+            // each reusing a connection once one is open: at most maximumConnectionsPerHost
+            // in flight, and no request fails for having waited.
+            plan.multiplexes = false
+        }
         if let route = target.unixSocket {
             plan.wireURL = route.url
             plan.unixSocketPath = route.socketPath
@@ -106,8 +118,7 @@ struct CurlEngine: Sendable {
     private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
         let headerList = try headerLists.list(for: plan.headers)
         let group = CurlTransfer.connectionGroup(of: plan)
-        let multiplexes = configuration.httpVersion.multiplexes(scheme: plan.url.scheme)
-        let (loop, connections, lease) = loops.place(group: group, multiplexes: multiplexes)
+        let (loop, connections, lease) = loops.place(group: group, multiplexes: plan.multiplexes)
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
             bodyPool: bodyPool, streamsBody: streamsBody, connectionGroup: group, connections: connections, lease: lease

@@ -164,9 +164,17 @@ extension CurlEventLoop {
             recordMetrics(of: transfer, handle: handle)
             Curl.remove(handle.pointer, from: multi)
         }
-        // A handle the pool does not keep is let go with its transfer, which the awaiting task
-        // usually holds last: curl_easy_cleanup then runs on that task's thread, not here.
-        transfer.retiredHandle = pool.give(handle, keep: !isShuttingDown)
+        handle.noteAltSvcAnswer(transfer.head.altSvc, from: transfer.plan.url)
+        if handle.holdsNewAltSvc {
+            // Let go on this thread, in this turn: its curl_easy_cleanup writes the Alt-Svc
+            // file before the awaiting task can start its next request, which then reads it.
+            handle.detach()
+            pool.give(handle, keep: false)
+        } else {
+            // A handle the pool does not keep is let go with its transfer, which the awaiting
+            // task usually holds last: curl_easy_cleanup then runs on that task's thread, not here.
+            transfer.retiredHandle = pool.give(handle, keep: !isShuttingDown)
+        }
         if running.removeValue(forKey: transfer.id) != nil {
             admission.ended(in: transfer.connectionGroup)
         }

@@ -120,10 +120,12 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// reports when it cannot load it.
     let clientCertificate: CurlTransport.ClientCertificate?
 
-    init(configuration: CurlTransport.Configuration) throws(CurlError) {
+    init(configuration: CurlTransport.Configuration, altSvcFile: CurlAltSvcFile? = nil) throws(CurlError) {
         // Enough idle handles for a full set of connections to a few hosts; beyond that,
         // handles are destroyed when their transfer ends rather than hoarded.
-        pool = CurlEasyHandlePool(configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4))
+        pool = CurlEasyHandlePool(
+            configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4), altSvcFile: altSvcFile
+        )
         recordsMetrics = configuration.recordsMetrics
         clientCertificate = configuration.clientCertificate
         let multi = try Curl.multiInit()

@@ -14,6 +14,8 @@ final class CurlEventLoopGroup: Sendable {
     static let maximumCount = 256
 
     let loops: [CurlEventLoop]
+    /// The Alt-Svc cache file every loop's handles share; nil when the transport keeps none.
+    let altSvcFile: CurlAltSvcFile?
     let maximumConnectionsPerHost: Int
     private let assignment: Locked<CurlLoopAssignment>
 
@@ -25,16 +27,19 @@ final class CurlEventLoopGroup: Sendable {
                 message: "eventLoopCount is \(count); it must be from 1 to \(Self.maximumCount)"
             )
         }
+        // One Alt-Svc cache file for every loop's handles, so an answer reaches them all.
+        let altSvcFile = try CurlAltSvcFile(configuration.altSvcCache)
         var loops: [CurlEventLoop] = []
         loops.reserveCapacity(count)
         do throws(CurlError) {
-            for _ in 0..<count { loops.append(try CurlEventLoop(configuration: configuration)) }
+            for _ in 0..<count { loops.append(try CurlEventLoop(configuration: configuration, altSvcFile: altSvcFile)) }
         } catch {
             // The loops already running stop on their own once told; nothing waits for them.
             for loop in loops { loop.shutDown() }
             throw error
         }
         self.loops = loops
+        self.altSvcFile = altSvcFile
         maximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         assignment = Locked(CurlLoopAssignment(loopCount: count, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost))
     }

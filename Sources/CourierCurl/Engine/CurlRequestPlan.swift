@@ -54,6 +54,10 @@ struct CurlRequestPlan: Sendable {
     /// over the last five seconds: a server stalling after a burst went unnoticed for ~6 s.
     var idleTimeoutSeconds: Int
     var connectTimeoutMilliseconds: Int
+    /// Whether the request may share a connection with others at once, and so waits for one
+    /// being opened (`CURLOPT_PIPEWAIT`) and counts against the streams of the group's
+    /// connections rather than the connections themselves (see ``CurlAdmission``).
+    var multiplexes: Bool
 }
 
 extension CurlRequestPlan {
@@ -107,6 +111,7 @@ extension CurlRequestPlan {
         idleTimeoutSeconds = (idleMilliseconds + 999) / 1000
         let connect = configuration.connectTimeout > 0 ? min(configuration.connectTimeout, interval) : interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
+        multiplexes = configuration.httpVersion.multiplexes(scheme: url.scheme)
     }
 
     /// The request's `Content-Length` when it is a plain decimal number.

@@ -11,7 +11,11 @@ extension CurlEasyHandle {
     ) throws(CurlError) {
         // A libcurl without nghttp2 refuses every HTTP/2 value, CURL_HTTP_VERSION_2TLS too; left
         // unset there, `.automatic` is HTTP/1.1, which is all such a libcurl speaks.
-        if configuration.httpVersion != .automatic || Curl.features.http2 {
+        // A libcurl without HTTP/3 is not asked for it: the request is refused before it gets
+        // here (HTTPVersionPreference.refusal), and the handle stays usable for nothing else.
+        if configuration.httpVersion.needsHTTP3, !Curl.features.http3 {
+            // Nothing to set.
+        } else if configuration.httpVersion != .automatic || Curl.features.http2 {
             try Curl.set(easy, .httpVersion, configuration.httpVersion.curlValue)
         }
         try Curl.set(easy, .sslVersion, configuration.minimumTLSVersion.curlValue)

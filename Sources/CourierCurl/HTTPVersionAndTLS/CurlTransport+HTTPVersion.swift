@@ -7,7 +7,7 @@ extension CurlTransport {
     /// that speaks only HTTP/1.1 is still reached.
     public struct HTTPVersionPreference: Sendable, Hashable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case http1_1, automatic, http2PriorKnowledge
+            case http1_1, automatic, http2PriorKnowledge, http3, http3Only
         }
 
         private let value: Value
@@ -28,13 +28,30 @@ extension CurlTransport {
         /// ``ExchangeMetrics/connectionReused`` is false. Over `https` connections are shared
         /// on every version.
         public static let http2PriorKnowledge = HTTPVersionPreference(value: .http2PriorKnowledge)
+        /// HTTP/3 over QUIC where the server answers on UDP, HTTP/2 or HTTP/1.1 over TCP
+        /// otherwise, as curl's `--http3` does (`CURL_HTTP_VERSION_3`): libcurl tries QUIC and
+        /// TCP side by side, QUIC first, and keeps whichever connects. Only `https` URLs speak
+        /// HTTP/3; plain `http` is HTTP/1.1 as with ``automatic``. An Alt-Svc answer moves later
+        /// requests to the HTTP/3 service it names when the transport keeps an Alt-Svc cache
+        /// (``CurlTransport/Configuration/altSvcCache``).
+        ///
+        /// Needs a libcurl built with HTTP/3 (``TransportCapabilities/speaksHTTP3``): on any
+        /// other, every request fails with `RequestError.unsupportedOption` before anything is sent.
+        public static let http3 = HTTPVersionPreference(value: .http3)
+        /// HTTP/3 over QUIC or nothing (`CURL_HTTP_VERSION_3ONLY`; curl's `--http3-only`): a
+        /// server that does not answer on UDP fails the request with `URLError(.cannotConnectToHost)`
+        /// rather than be reached over TCP. Refused like ``http3`` where libcurl lacks HTTP/3.
+        public static let http3Only = HTTPVersionPreference(value: .http3Only)
 
-        /// `http1.1`, `automatic` or `http2-prior-knowledge`: the spelling the configuration keys use.
+        /// `http1.1`, `automatic`, `http2-prior-knowledge`, `http3` or `http3-only`: the
+        /// spelling the configuration keys use.
         public var description: String {
             switch value {
             case .http1_1: "http1.1"
             case .automatic: "automatic"
             case .http2PriorKnowledge: "http2-prior-knowledge"
+            case .http3: "http3"
+            case .http3Only: "http3-only"
             }
         }
 
@@ -44,6 +61,8 @@ extension CurlTransport {
             case "http1.1": value = .http1_1
             case "automatic": value = .automatic
             case "http2-prior-knowledge": value = .http2PriorKnowledge
+            case "http3": value = .http3
+            case "http3-only": value = .http3Only
             default: return nil
             }
         }
@@ -58,7 +77,14 @@ extension CurlTransport {
             case .http1_1: Curl.HTTPVersionValue.http1_1
             case .automatic: Curl.HTTPVersionValue.http2OverTLS
             case .http2PriorKnowledge: Curl.HTTPVersionValue.http2PriorKnowledge
+            case .http3: Curl.HTTPVersionValue.http3
+            case .http3Only: Curl.HTTPVersionValue.http3Only
             }
+        }
+
+        /// Whether this preference asks for HTTP/3, which only a libcurl built with it can speak.
+        var needsHTTP3: Bool {
+            value == .http3 || value == .http3Only
         }
 
         /// Whether a request to a URL of `scheme` may share a connection with others at once.
@@ -68,7 +94,7 @@ extension CurlTransport {
         func multiplexes(scheme: String?, features: CurlFeatures = Curl.features) -> Bool {
             switch value {
             case .http1_1: false
-            case .automatic: scheme?.lowercased() == "https"
+            case .automatic, .http3, .http3Only: scheme?.lowercased() == "https"
             case .http2PriorKnowledge: reusesConnections(scheme: scheme, features: features)
             }
         }

@@ -3,7 +3,7 @@ extension CurlTransport.Configuration {
     /// shared configuration key or a `courier request` flag), it is refused with
     /// `RequestError.unsupportedOption` before anything is sent, never silently dropped.
     package enum CurlOnlySetting: Sendable, Equatable {
-        case http1_1Only, http2PriorKnowledge, caBundle, caDirectory, clientCertificate, pinnedPublicKey
+        case http1_1Only, http2PriorKnowledge, http3, http3Only, altSvcCache, caBundle, caDirectory, clientCertificate, pinnedPublicKey
         case minimumTLS1_3, noPeerVerification, noHostVerification
 
         /// What the engine would be asked to do, as `RequestError.unsupportedOption` words it
@@ -12,6 +12,9 @@ extension CurlTransport.Configuration {
             switch self {
             case .http1_1Only: "limit itself to HTTP/1.1"
             case .http2PriorKnowledge: "speak HTTP/2 with prior knowledge (h2c)"
+            case .http3: "speak HTTP/3"
+            case .http3Only: "speak HTTP/3 only"
+            case .altSvcCache: "keep an Alt-Svc cache"
             case .caBundle: "trust a CA bundle of the caller's"
             case .caDirectory: "trust a CA directory"
             case .clientCertificate: "present a client certificate"
@@ -29,6 +32,9 @@ extension CurlTransport.Configuration {
         var settings: [CurlOnlySetting] = []
         if httpVersion == .http1_1 { settings.append(.http1_1Only) }
         if httpVersion == .http2PriorKnowledge { settings.append(.http2PriorKnowledge) }
+        if httpVersion == .http3 { settings.append(.http3) }
+        if httpVersion == .http3Only { settings.append(.http3Only) }
+        if !altSvcCache.isOff { settings.append(.altSvcCache) }
         if caBundlePath != nil { settings.append(.caBundle) }
         if caDirectoryPath != nil { settings.append(.caDirectory) }
         if clientCertificate != nil { settings.append(.clientCertificate) }

@@ -122,6 +122,12 @@ extension CurlTransport {
         /// `URLError(.secureConnectionFailed)` rather than being reached over them.
         public var minimumTLSVersion: TLSVersion = .tls1_2
 
+        /// Where the alternative services servers announce (`Alt-Svc`) are kept, so that later
+        /// requests use them: ``AltSvcCache/off`` (the default), ``AltSvcCache/inMemory`` or a
+        /// file curl's `--alt-svc` also reads (``AltSvcCache/file(_:)``). With
+        /// ``HTTPVersionPreference/http3`` it moves requests to HTTP/3 where a server announces it.
+        public var altSvcCache: AltSvcCache = .off
+
         // MARK: Where requests go (see CurlTransport+Proxy.swift, CurlTransport+DNSOverride.swift, CurlEasyHandle+Route.swift)
 
         /// The proxy for every request (``CurlTransport/Proxy``): `.none` by default, which sets

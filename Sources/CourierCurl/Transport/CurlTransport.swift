@@ -56,12 +56,13 @@ public final class CurlTransport: HTTPTransport {
     /// libcurl pauses a transfer for a slow reader, stops decoding at the limit and returns
     /// trailers; it connects through proxies and Unix sockets, overrides DNS, chooses the HTTP
     /// version, takes a TLS identity, and hands over the response while a duplex body is still
-    /// being sent.
+    /// being sent. It speaks HTTP/3 where the libcurl it runs on was built with it.
     public var capabilities: TransportCapabilities {
         TransportCapabilities(
             pausesForSlowReaders: true, stopsDecodingAtTheLimit: true, returnsTrailers: true,
             connectsThroughProxies: true, connectsOverUnixSockets: true, overridesDNS: true,
-            choosesHTTPVersion: true, configuresTLSIdentity: true, streamsDuplex: true
+            choosesHTTPVersion: true, configuresTLSIdentity: true, streamsDuplex: true,
+            speaksHTTP3: Curl.features.http3
         )
     }
 
@@ -83,6 +84,7 @@ public final class CurlTransport: HTTPTransport {
     public func shutdown() async {
         core.loops.shutDown()
         await core.loops.awaitTermination()
+        core.loops.altSvcFile?.removePrivateFile()
     }
 
     /// The transport's thread as a `TaskExecutor`, for the lowest latency per request.
@@ -117,6 +119,9 @@ public final class CurlTransport: HTTPTransport {
 
     /// Each event loop's counts, in the group's order, for tests.
     var statisticsPerLoop: [CurlEventLoop.Statistics] { core.loops.loops.map(\.statistics) }
+
+    /// The file the Alt-Svc cache is kept in, an in-memory one's private file included, for tests.
+    var altSvcCacheFilePath: String? { core.loops.altSvcFile?.path }
 
     /// Hosts with requests in flight on several event loops, for tests: 0 once all have ended.
     var hostsInFlightOnSeveralLoops: Int { core.loops.countedHosts }

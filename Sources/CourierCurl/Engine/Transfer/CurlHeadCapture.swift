@@ -23,10 +23,15 @@ struct CurlHeadCapture {
     /// A streamed body's head was handed over; header lines now are trailers.
     private(set) var isHandedOver = false
     private var trailerBytes: [UInt8] = []
+    /// Whether ``altSvc`` is looked for: only when the transport keeps an Alt-Svc cache.
+    private let watchesAltSvc: Bool
+    /// The final response's `Alt-Svc` field value, which libcurl has put in this handle's cache.
+    private(set) var altSvc: String?
 
-    init(maximumBytes: Int, streams: Bool) {
+    init(maximumBytes: Int, streams: Bool, watchesAltSvc: Bool = false) {
         self.maximumBytes = max(0, maximumBytes)
         self.streams = streams
+        self.watchesAltSvc = watchesAltSvc
     }
 
     mutating func receive(_ line: UnsafeRawBufferPointer) -> LineOutcome {
@@ -44,6 +49,9 @@ struct CurlHeadCapture {
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"),
            line[2] == UInt8(ascii: "T"), line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             headerBytes.removeAll(keepingCapacity: true)
+            altSvc = nil
+        } else if watchesAltSvc, let value = Self.altSvcValue(line) {
+            altSvc = value
         }
         // One allocation for a typical header block instead of a doubling series.
         if headerBytes.capacity == 0 { headerBytes.reserveCapacity(512) }
@@ -66,6 +74,14 @@ struct CurlHeadCapture {
     var trailerFields: [String: String] {
         guard !trailerBytes.isEmpty else { return [:] }
         return CurlResponseHead(bytes: Array("HTTP/1.1 200 \r\n".utf8) + trailerBytes)?.fields ?? [:]
+    }
+
+    /// The value of an `Alt-Svc:` line (any letter case), trimmed; nil for another line.
+    static func altSvcValue(_ line: UnsafeRawBufferPointer) -> String? {
+        let name = "alt-svc:".utf8
+        guard line.count > name.count, zip(line, name).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return nil }
+        let value = String(decoding: line.dropFirst(name.count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
     }
 
     private static func isEmptyLine(_ line: UnsafeRawBufferPointer) -> Bool {

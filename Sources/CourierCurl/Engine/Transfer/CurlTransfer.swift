@@ -67,9 +67,14 @@ final class CurlTransfer: @unchecked Sendable {
         self.plan = plan
         self.headerList = headerList
         self.connectionGroup = connectionGroup ?? Self.connectionGroup(of: plan)
-        admissionLimit = CurlAdmission<CurlTransfer>.limit(configuration, scheme: plan.url.scheme, connections: connections)
+        admissionLimit = CurlAdmission<CurlTransfer>.limit(
+            configuration, scheme: plan.url.scheme, connections: connections, multiplexes: plan.multiplexes
+        )
         lifecycle = Locked(State(streams: streamsBody))
-        head = CurlHeadCapture(maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamsBody)
+        head = CurlHeadCapture(
+            maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamsBody,
+            watchesAltSvc: !configuration.altSvcCache.isOff
+        )
         collectedBody = CurlCollectedBody(maximumBytes: configuration.policies.maximumResponseBytes, pool: bodyPool)
         streamedBody = CurlStreamedBody(pool: bodyPool)
         upload = CurlUpload(plan: plan)
