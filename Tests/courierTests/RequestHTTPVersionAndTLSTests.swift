@@ -1,3 +1,4 @@
+import CourierCurl
 import CourierTestServer
 import CourierTestSupport
 import Foundation
@@ -124,6 +125,9 @@ import Testing
         (["--tlsv1.3"], "URLSessionTransport cannot require TLS 1.3 (--tlsv1.3)"),
         (["--cacert", "/nonexistent/ca.pem"], "URLSessionTransport cannot trust a CA bundle of the caller's (--cacert)"),
         (["-k"], "URLSessionTransport cannot skip verifying the server's certificate (--insecure)"),
+        (["--http3"], "URLSessionTransport cannot speak HTTP/3 (--http3)"),
+        (["--http3-only"], "URLSessionTransport cannot speak HTTP/3 only (--http3-only)"),
+        (["--alt-svc", "/nonexistent/alt-svc.txt"], "URLSessionTransport cannot keep an Alt-Svc cache (--alt-svc)"),
     ]
 
     @Test(arguments: 0..<refusedOnURLSession.count)
@@ -137,6 +141,41 @@ import Testing
         #expect(result.stderrText.contains(message), "\(result.stderrText)")
         #expect(!result.stderrText.contains("secret"))
         #expect(server.requestCount == 0)
+    }
+
+    /// On a libcurl without HTTP/3 (the system's 7.88), the curl transport refuses `--http3`
+    /// and `--http3-only` as curl does, exit 4, naming HTTP/3, with nothing sent.
+    @Test(.enabled(if: !((try? CurlTransport())?.capabilities.speaksHTTP3 ?? true)), arguments: ["--http3", "--http3-only"])
+    func http3IsRefusedWhereLibcurlLacksIt(_ flag: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let result = try await CourierToolProcess.run(["request", "--transport", "curl", flag, server.url("/get").absoluteString])
+        #expect(result.status == 4)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrText.contains("cannot speak HTTP/3"), "\(result.stderrText)")
+        #expect(result.stderrText.contains("built without HTTP/3"), "\(result.stderrText)")
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func theLastVersionFlagWinsAndHTTP3MapsToCurlsPreferences() throws {
+        let cases: [([String], CurlTransport.HTTPVersionPreference)] = [
+            (["--http3"], .http3), (["--http3-only"], .http3Only), (["--http3", "--http2"], .automatic),
+            (["--http2-prior-knowledge", "--http3-only"], .http3Only),
+        ]
+        for (arguments, version) in cases {
+            let options = try HTTPVersionAndTLSOptions.parse(arguments)
+            #expect(options.curlConfiguration().httpVersion == version, "\(arguments)")
+        }
+        let cached = try HTTPVersionAndTLSOptions.parse(["--alt-svc", "/tmp/alt-svc.txt"])
+        #expect(cached.curlConfiguration().altSvcCache == .file("/tmp/alt-svc.txt"))
+        #expect(try HTTPVersionAndTLSOptions.parse([]).curlConfiguration().altSvcCache == .off)
+    }
+
+    /// `-w '%{http_version}'` writes 3 for HTTP/3, as curl does.
+    @Test func writeOutWritesThreeForHTTP3() {
+        var values = WriteOut.Values()
+        values.httpVersion = "HTTP/3"
+        #expect(WriteOut.value(of: "http_version", in: values) == "3")
     }
 
     @Test func aKeyWithoutACertificateIsAUsageError() async throws {
