@@ -259,6 +259,9 @@ let package = Package(
             name: "CourierCurlTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]
         ),
+        // HTTP/3 against a hypercorn server; cheap to build alone (no test server, no NIO), for
+        // the run on a libcurl with HTTP/3 (scripts/test-http3).
+        .testTarget(name: "CourierCurlHTTP3Tests", dependencies: ["Courier", "CourierCurl", "CourierTestSupport"]),
         .testTarget(
             name: "CourierTransportTests",
             dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
@@ -351,4 +354,10 @@ package.targets += snippetTargets
 if Context.environment["COURIER_ENGINE_TESTS_ONLY"] != nil {
     let engineTests: Set<String> = ["CourierCurlTests", "CourierTransportTests", "CourierParityTests"]
     package.targets.removeAll { $0.type == .test && !engineTests.contains($0.name) }
+}
+
+// scripts/test-http3 builds against a libcurl with HTTP/3 (another soname, in a scratch path of
+// its own) and runs only the HTTP/3 tests, whose target needs neither the test server nor NIO.
+if Context.environment["COURIER_HTTP3_TESTS_ONLY"] != nil {
+    package.targets.removeAll { $0.type == .test && $0.name != "CourierCurlHTTP3Tests" }
 }
