@@ -30,7 +30,7 @@ let snippetModules = [
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",
     "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
-    "CurlDNSOverHTTPS",
+    "CurlDNSOverHTTPS", "CurlHTTP3",
 ]
 let snippetTargets: [Target] = snippetModules.map { name in
     .target(
