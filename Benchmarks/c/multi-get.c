@@ -2,6 +2,7 @@
 // application and libcurl but a reused easy handle and a reused body buffer per slot.
 //
 //   multi-get [--queue] [--parity] BASE-URL WORKLOAD [SECONDS]
+//   multi-get --version      the libcurl this process loaded (curl_version()), and whether it has HTTP/3
 //
 // WORKLOAD is one of the Swift benchmark's (get13x1, get13x64, get1mx8, get10mx1, post64kx16,
 // burst2000, allocs, once, or scale-WIDTHxCONNECTIONS[-idleN]: 13-byte GETs, WIDTH in flight on at
@@ -20,6 +21,11 @@
 // The h2 workloads (h2get13x64, ...), given nginx's https BASE-URL, run over HTTP/2 multiplexed on
 // one connection, negotiated by ALPN, the certificate not verified (Benchmarks/run's is
 // self-signed), as the Swift clients curl-h2 and ahc-h2 do.
+//
+// The h3 workloads (h3get13x1, h3get13x64, h3get1mx8), given the HTTP/3 server's https BASE-URL, run
+// over HTTP/3 only (CURL_HTTP_VERSION_3ONLY: no fallback to TCP), multiplexed on one QUIC connection,
+// the certificate not verified; a response that came over anything but HTTP/3 counts as a failure,
+// so a libcurl that quietly fell back cannot look fast. They need a libcurl built with HTTP/3.
 #define _GNU_SOURCE
 #include <curl/curl.h>
 #include <stdio.h>
@@ -159,6 +165,10 @@ static int find_workload(const char *name, Workload *out) {
         {"h2get1mx8", {"/1m", 8, 0, 1 << 20, 0, 1, 0}},
         {"h2post64kx16", {"/upload", 16, 0, 2, 64 << 10, 1, 0}},
         {"h2burst2000", {"/small", 2000, 2000, 13, 0, 1, 0}},
+        // The h3 rows: HTTP/3 on one QUIC connection, to the HTTP/3 server Benchmarks/run starts.
+        {"h3get13x1", {"/small", 1, 0, 13, 0, 1, 0}},
+        {"h3get13x64", {"/small", 64, 0, 13, 0, 1, 0}},
+        {"h3get1mx8", {"/1m", 8, 0, 1 << 20, 0, 1, 0}},
         {"allocs", {"/small", 1, 2000, 13, 0, 64, 0}},
         {"once", {"/small", 1, 1, 13, 0, 64, 0}},
     };
@@ -188,7 +198,7 @@ static int find_workload(const char *name, Workload *out) {
 // Streams one HTTP/2 connection carries at once; Benchmarks/run gives nginx and curl-h2 the same.
 #define H2_STREAMS 2000L
 
-static int prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2,
+static int prepare(Slot *slot, const char *url, const char *post, size_t post_bytes, int h2, int h3,
                    struct curl_slist *headers, int parity) {
     slot->easy = curl_easy_init();
     if (headers) curl_easy_setopt(slot->easy, CURLOPT_HTTPHEADER, headers);
@@ -207,6 +217,13 @@ static int prepare(Slot *slot, const char *url, const char *post, size_t post_by
         curl_easy_setopt(slot->easy, CURLOPT_SSL_VERIFYPEER, 0L);
         curl_easy_setopt(slot->easy, CURLOPT_SSL_VERIFYHOST, 0L);
     }
+    if (h3) {
+        // HTTP/3 only: CURL_HTTP_VERSION_3 would race a TCP connection and could measure that.
+        curl_easy_setopt(slot->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_3ONLY);
+        curl_easy_setopt(slot->easy, CURLOPT_PIPEWAIT, 1L);
+        curl_easy_setopt(slot->easy, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(slot->easy, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
     curl_easy_setopt(slot->easy, CURLOPT_URL, url);
     curl_easy_setopt(slot->easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(slot->easy, CURLOPT_WRITEDATA, slot);
@@ -220,6 +237,12 @@ static int prepare(Slot *slot, const char *url, const char *post, size_t post_by
 }
 
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        // Which libcurl the loader gave this process (Benchmarks/run prints it beside the table).
+        const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+        printf("%s\nhttp3: %s\n", curl_version(), (info->features & CURL_VERSION_HTTP3) ? "yes" : "no");
+        return 0;
+    }
     int own_queue = 0, parity = 0;
     while (argc > 1 && (strcmp(argv[1], "--queue") == 0 || strcmp(argv[1], "--parity") == 0)) {
         if (strcmp(argv[1], "--queue") == 0) own_queue = 1; else parity = 1;
@@ -233,6 +256,7 @@ int main(int argc, char **argv) {
     }
     Workload workload;
     int h2 = strncmp(argv[2], "h2", 2) == 0;
+    int h3 = strncmp(argv[2], "h3", 2) == 0;
     if (!find_workload(argv[2], &workload)) {
         fprintf(stderr, "multi-get: unknown workload %s\n", argv[2]);
         return 2;
@@ -246,9 +270,9 @@ int main(int argc, char **argv) {
     CURLM *multi = curl_multi_init();
     // The same pool every Swift client is given (64 connections but in the scale workloads, one
     // multiplexed connection over HTTP/2). Transfers beyond it wait in libcurl's pending list.
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, h2 ? 1L : (long)workload.connections);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, h2 || h3 ? 1L : (long)workload.connections);
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)workload.connections);
-    if (h2) {
+    if (h2 || h3) {
         curl_multi_setopt(multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
         curl_multi_setopt(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, H2_STREAMS);
     }
@@ -271,7 +295,7 @@ int main(int argc, char **argv) {
     Slot *slots = calloc((size_t)workload.width, sizeof(Slot));
     if (slots == NULL) return 1;
     for (int i = 0; i < workload.width; i++) {
-        if (!prepare(&slots[i], url, post, workload.post_bytes, h2, headers, parity)) return 1;
+        if (!prepare(&slots[i], url, post, workload.post_bytes, h2, h3, headers, parity)) return 1;
     }
 
     // Transfers nginx holds unanswered (its /slow location), open before the warm-up and until the
@@ -345,7 +369,11 @@ int main(int argc, char **argv) {
                 continue;
             }
             curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-            if (message->data.result != CURLE_OK || status != 200 || slot->length != workload.expected) failed++;
+            long version = CURL_HTTP_VERSION_3;
+            if (h3) curl_easy_getinfo(message->easy_handle, CURLINFO_HTTP_VERSION, &version);
+            if (message->data.result != CURLE_OK || status != 200 || slot->length != workload.expected ||
+                version != CURL_HTTP_VERSION_3)
+                failed++;
             double now = now_seconds();
             record_latency(&latencies, now - slot->submitted);
             bytes += slot->length;

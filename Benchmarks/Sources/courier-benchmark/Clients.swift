@@ -34,7 +34,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, curl-h2-apiclient, urlsession, ahc, ahc-h2)"
+        case .unknownClient(let name): "unknown client \(name) (curl, curl-response, curl-executor, curl-stream, curl-apiclient, curl-apiclient-nometrics, curl-h2, curl-h2-apiclient, curl-h3, curl-h3-apiclient, urlsession, ahc, ahc-h2)"
         case .unknownWorkload(let name): "unknown workload \(name)"
         case .badURL(let text): "not a URL: \(text)"
         case .status(let code): "HTTP status \(code), expected 200"
@@ -110,6 +110,15 @@ func makeClient(_ name: String, url: URL, workload: Workload) throws -> Benchmar
     case "curl-h2-apiclient":
         // The h2 rows through what users call, for the targets.
         let transport = try curlHTTP2Transport()
+        return apiClient("curl, APIClient", url: url, workload: workload, transport: transport, decoding: false) {
+            await transport.shutdown()
+        }
+    case "curl-h3":
+        // HTTP/3 only, on one QUIC connection (a build on a libcurl with HTTP/3: .build-h3).
+        let transport = try curlHTTP3Transport()
+        return courierClient("Courier curl", transport.networking, request) { await transport.shutdown() }
+    case "curl-h3-apiclient":
+        let transport = try curlHTTP3Transport()
         return apiClient("curl, APIClient", url: url, workload: workload, transport: transport, decoding: false) {
             await transport.shutdown()
         }
@@ -194,6 +203,18 @@ private func curlHTTP2Transport() throws -> CurlTransport {
     if let loops = ProcessInfo.processInfo.environment["COURIER_BENCH_EVENT_LOOPS"].flatMap(Int.init) {
         configuration.eventLoopCount = loops
     }
+    return try CurlTransport(configuration: configuration)
+}
+
+/// HTTP/3 only, every request on one QUIC connection, as the C program's h3 rows (3ONLY: no TCP
+/// fallback to measure instead); the HTTP/3 server's certificate is self-signed, not verified.
+private func curlHTTP3Transport() throws -> CurlTransport {
+    var configuration = CurlTransport.Configuration()
+    configuration.httpVersion = .http3Only
+    configuration.maximumConnectionsPerHost = 1
+    configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
+    configuration.verifiesPeer = false
+    configuration.verifiesHost = false
     return try CurlTransport(configuration: configuration)
 }
 

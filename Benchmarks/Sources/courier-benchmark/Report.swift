@@ -14,7 +14,9 @@ private let startupNames = [
 private let tableWorkloads = [
     "get13x1", "get13x64", "get1mx8", "get10mx1", "post64kx16", "burst2000", "json64",
     "h2get13x1", "h2get13x64", "h2get1mx8", "h2post64kx16", "h2burst2000",
+    "h3get13x1", "h3get13x64", "h3get1mx8",
 ]
+private let h3Workloads = ["h3get13x1", "h3get13x64", "h3get1mx8"]
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.filter { !$0.isNaN }.sorted()
@@ -90,6 +92,11 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("h2 rows: HTTP/2 over TLS (ALPN), every request multiplexed on one connection (up to 2,000")
     print("streams at once); Courier curl = data(for:) with httpVersion .automatic, APIClient = the same")
     print("transport under APIClient.send, C = libcurl 2TLS + PIPEWAIT.")
+    if h3Workloads.contains(where: { w in records.contains { $0.workload == w } }) {
+        print("h3 rows: HTTP/3 only, one QUIC connection, to hypercorn (Python), which is the bottleneck: read")
+        print("them by CPU µs/req, not req/s. Courier curl = data(for:) with httpVersion .http3Only, C = libcurl")
+        print("3ONLY + PIPEWAIT. AsyncHTTPClient and URLSession have no HTTP/3: no h3 rows.")
+    }
     print("")
     print("workload                    client                 req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
     for workload in tableWorkloads {
@@ -113,6 +120,32 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
                 cell(Double(records.reduce(0) { $0 + $1.failures }), 6)
             )
         }
+    }
+
+    // The h3 rows' main figure: the client's CPU per request, beside the server's, which shows
+    // that requests a second there are the Python server's rate, not the client's.
+    if h3Workloads.contains(where: { w in records.contains { $0.workload == w } }) {
+        print("")
+        print("h3: client CPU µs/req (the figure to compare), ÷ C, and the server's CPU µs/req meanwhile")
+        print("workload                    client               CPU µs/req   ÷ C   server CPU µs/req    req/s")
+        for workload in h3Workloads {
+            let title = Workload.named(workload)?.title ?? workload
+            var titled = false
+            for client in [ceiling, "Courier curl", "curl, APIClient"] {
+                guard !cells(client, workload).isEmpty else { continue }
+                defer { titled = true }
+                print(
+                    left(titled ? "" : title, 27),
+                    left(client, 20),
+                    cell(cpuPerRequest(client, workload), 11, decimals: 1),
+                    cell(cpuPerRequest(client, workload) / cpuPerRequest(ceiling, workload), 5, decimals: 2),
+                    cell(serverCPUPerRequest(client, workload), 19, decimals: 1),
+                    cell(rate(client, workload), 8)
+                )
+            }
+            if !titled { print(left(title, 27), "no client finished a cell") }
+        }
+        print("AsyncHTTPClient, URLSession: no HTTP/3.")
     }
 
     func allocationsPerRequest(_ client: String) -> Double {

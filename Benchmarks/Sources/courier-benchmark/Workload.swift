@@ -37,6 +37,12 @@ struct Workload: Sendable {
             postBytes: 64 << 10
         ),
         Workload(name: "h2burst2000", title: "h2: 2,000 at once", path: "/small", width: 2_000, total: 2_000, expectedBytes: 13),
+        // Over HTTP/3 only, to the HTTP/3 server `run` starts (hypercorn, a Python server, not
+        // nginx: Debian 12's has no QUIC), every request on one QUIC connection (clients curl-h3
+        // and curl-h3-apiclient, and the C program, built on a libcurl with HTTP/3).
+        Workload(name: "h3get13x1", title: "h3: GET 13 B, 1", path: "/small", width: 1, total: nil, expectedBytes: 13, connections: 1),
+        Workload(name: "h3get13x64", title: "h3: GET 13 B, 64", path: "/small", width: 64, total: nil, expectedBytes: 13, connections: 1),
+        Workload(name: "h3get1mx8", title: "h3: GET 1 MiB, 8", path: "/1m", width: 8, total: nil, expectedBytes: 1 << 20, connections: 1),
         // Not in the main table: 2,000 sequential small GETs with the allocation counter on.
         Workload(name: "allocs", title: "allocations", path: "/small", width: 1, total: 2_000, expectedBytes: 13),
         // One request, then 2 s idle: the transport's CPU when nothing is asked of it.

@@ -17,6 +17,7 @@ import Glibc
 //   courier-benchmark measure CLIENT BASE-URL WORKLOAD [SECONDS]   one JSON record on stdout
 //   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
 //   courier-benchmark scale-report RESULTS.jsonl                     the table of `run --scale`
+//   courier-benchmark libcurl                                        the libcurls this process loaded
 //
 // CLIENT: curl | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
 // `Workload.all`, or scale-WIDTHxCONNECTIONS (`Workload.scaling`); the C program (c/multi-get.c)
@@ -34,11 +35,16 @@ do {
         try printReport(results: arguments[2], startup: arguments[3])
     case "scale-report" where arguments.count >= 3:
         try printScaleReport(results: arguments[2])
+    case "libcurl":
+        // Made first, so FoundationNetworking (URLSession's libcurl) is loaded too.
+        _ = URLSession.shared
+        for line in loadedLibcurls() { print(line) }
     default:
         FileHandle.standardError.write(Data("""
             usage: courier-benchmark measure curl|curl-response|curl-executor|urlsession|ahc BASE-URL WORKLOAD [SECONDS]
                    courier-benchmark report RESULTS.jsonl STARTUP.txt
                    courier-benchmark scale-report RESULTS.jsonl
+                   courier-benchmark libcurl
 
             """.utf8))
         exit(2)
