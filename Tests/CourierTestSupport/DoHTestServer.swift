@@ -11,10 +11,9 @@ import Foundation
 /// tell that a name went through it (``answeredQueries``). Like ``HTTPSTestServer``, it exits
 /// when its stdin closes.
 package final class DoHTestServer: Sendable {
-    package let port: Int
-    private let process: SpawnedProcess
-    private let stdin: Pipe
+    private let process: ScriptedServerProcess
     private let logURL: URL
+    package var port: Int { process.port }
 
     /// `https://127.0.0.1:<port>/dns-query`.
     package var url: URL { URL(string: "https://127.0.0.1:\(port)/dns-query")! }
@@ -22,10 +21,8 @@ package final class DoHTestServer: Sendable {
     /// A URL on this server whose every answer is a 500.
     package var failingURL: URL { URL(string: "https://127.0.0.1:\(port)/failing-dns-query")! }
 
-    private init(port: Int, process: SpawnedProcess, stdin: Pipe, logURL: URL) {
-        self.port = port
+    private init(process: ScriptedServerProcess, logURL: URL) {
         self.process = process
-        self.stdin = stdin
         self.logURL = logURL
     }
 
@@ -41,45 +38,19 @@ package final class DoHTestServer: Sendable {
     /// (`TestRun.hangLimit` at most) for its port.
     package static func start(names: [String: String], files: TLSTestFiles) async throws -> DoHTestServer {
         let python = try TLSTestFiles.tool("python3")
-        let script = files.directory.appendingPathComponent("doh_server.py")
-        try Data(Self.script.utf8).write(to: script)
         let (certificate, key) = files.paths(of: .caSigned)
         let logURL = files.directory.appendingPathComponent("doh_server.\(UUID().uuidString).log")
-        let stderrURL = files.directory.appendingPathComponent("doh_server.stderr")
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let process = try SpawnedProcess(
-            executable: python.path,
-            arguments: ["-u", script.path, certificate, key, logURL.path] + names.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
-            standardInput: stdin.fileHandleForReading,
-            standardOutput: stdout.fileHandleForWriting,
-            standardError: try FileHandle(forWritingTo: stderrURL)
+        let answers = names.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let process = try await ScriptedServerProcess.start(
+            "DoH test server", name: "doh_server", script: script, interpreter: python.path,
+            arguments: [certificate, key, logURL.path] + answers, directory: files.directory
         )
-        try? stdin.fileHandleForReading.close()
-        try? stdout.fileHandleForWriting.close()
-
-        let limit = Int(TestRun.hangLimit.components.seconds)
-        let line = await HTTPSTestServer.readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(limit))
-        let server = DoHTestServer(port: line.flatMap { Int($0) } ?? 0, process: process, stdin: stdin, logURL: logURL)
-        guard server.port > 0 else {
-            server.stop()
-            let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-            throw HTTPSTestServerError(
-                "the DoH test server printed no port within \(TestRun.hangLimit) (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
-            )
-        }
-        return server
+        return DoHTestServer(process: process, logURL: logURL)
     }
 
     /// Terminates the process and waits for it to exit.
     package func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        process.stop()
     }
 
     /// The responder, run as `python3 -u doh_server.py CERT KEY LOG [NAME=ADDRESS…]`; prints its

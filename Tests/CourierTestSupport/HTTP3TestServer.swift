@@ -34,19 +34,16 @@ package final class HTTP3TestServer: Sendable {
         }
     }
 
-    package let port: Int
-    private let process: SpawnedProcess
-    private let stdin: Pipe
+    private let process: ScriptedServerProcess
+    package var port: Int { process.port }
 
     /// `https://127.0.0.1:<port><path>`.
     package func url(_ path: String) -> URL {
         URL(string: "https://127.0.0.1:\(port)\(path)")!
     }
 
-    private init(port: Int, process: SpawnedProcess, stdin: Pipe) {
-        self.port = port
+    private init(process: ScriptedServerProcess) {
         self.process = process
-        self.stdin = stdin
     }
 
     /// The Python of the venv `scripts/hypercorn` makes: `COURIER_HTTP3_PYTHON`, or
@@ -64,44 +61,16 @@ package final class HTTP3TestServer: Sendable {
     /// Starts the server with the test CA's certificate for 127.0.0.1 and waits
     /// (`TestRun.hangLimit` at most) for its port.
     package static func start(quic: QUIC = .samePort, files: TLSTestFiles) async throws -> HTTP3TestServer {
-        let python = try python()
-        let script = files.directory.appendingPathComponent("http3_server.py")
-        try Data(Self.script.utf8).write(to: script)
         let (certificate, key) = files.paths(of: .caSigned)
-        let stderrURL = files.directory.appendingPathComponent("http3_server.stderr")
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let process = try SpawnedProcess(
-            executable: python,
-            arguments: ["-u", script.path, certificate, key] + quic.arguments,
-            standardInput: stdin.fileHandleForReading,
-            standardOutput: stdout.fileHandleForWriting,
-            standardError: try FileHandle(forWritingTo: stderrURL)
-        )
-        try? stdin.fileHandleForReading.close()
-        try? stdout.fileHandleForWriting.close()
-
-        let limit = Int(TestRun.hangLimit.components.seconds)
-        let line = await HTTPSTestServer.readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(limit))
-        guard let line, let port = Int(line), port > 0 else {
-            HTTP3TestServer(port: 0, process: process, stdin: stdin).stop()
-            let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-            throw HTTPSTestServerError(
-                "the HTTP/3 test server printed no port within \(TestRun.hangLimit) (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
-            )
-        }
-        return HTTP3TestServer(port: port, process: process, stdin: stdin)
+        return HTTP3TestServer(process: try await ScriptedServerProcess.start(
+            "HTTP/3 test server", name: "http3_server", script: script, interpreter: try python(),
+            arguments: [certificate, key] + quic.arguments, directory: files.directory
+        ))
     }
 
     /// Terminates the process and waits for it to exit.
     package func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        process.stop()
     }
 
     /// The server, run as `python3 -u http3_server.py CERT KEY [--separate-quic-port | --no-quic]`;

@@ -40,19 +40,16 @@ package final class HTTPSTestServer: Sendable {
         }
     }
 
-    package let port: Int
-    private let process: SpawnedProcess
-    private let stdin: Pipe
+    private let process: ScriptedServerProcess
+    package var port: Int { process.port }
 
     /// `https://127.0.0.1:<port><pathAndQuery>`.
     package func url(_ pathAndQuery: String) -> URL {
         URL(string: "https://127.0.0.1:\(port)\(pathAndQuery)")!
     }
 
-    private init(port: Int, process: SpawnedProcess, stdin: Pipe) {
-        self.port = port
+    private init(process: ScriptedServerProcess) {
         self.process = process
-        self.stdin = stdin
     }
 
     /// Starts the server with `identity` from `files` and waits (`TestRun.hangLimit` at most) for its port.
@@ -60,77 +57,16 @@ package final class HTTPSTestServer: Sendable {
         _ identity: Identity, files: TLSTestFiles, demands: Demands = Demands()
     ) async throws -> HTTPSTestServer {
         let python = try TLSTestFiles.tool("python3")
-        let script = files.directory.appendingPathComponent("https_server.py")
-        try Data(Self.script.utf8).write(to: script)
         let (certificate, key) = files.paths(of: identity)
-        let stderrURL = files.directory.appendingPathComponent("https_server.\(identity).stderr")
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let process = try SpawnedProcess(
-            executable: python.path,
-            arguments: ["-u", script.path, certificate, key, files.caBundlePath] + demands.arguments,
-            standardInput: stdin.fileHandleForReading,
-            standardOutput: stdout.fileHandleForWriting,
-            standardError: try FileHandle(forWritingTo: stderrURL)
-        )
-        // The child has its ends; closing ours lets it see end of file on stdin once stop()
-        // closes the writing end, and lets this process see end of file on stdout.
-        try? stdin.fileHandleForReading.close()
-        try? stdout.fileHandleForWriting.close()
-
-        // Waits for the server's port, not for a speed: a loaded machine has taken more than 10 s.
-        let limit = Int(TestRun.hangLimit.components.seconds)
-        let line = await readLine(from: stdout.fileHandleForReading.fileDescriptor, deadline: .now() + .seconds(limit))
-        guard let line, let port = Int(line), port > 0 else {
-            let server = HTTPSTestServer(port: 0, process: process, stdin: stdin)
-            server.stop()
-            let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-            throw HTTPSTestServerError(
-                "the HTTPS test server printed no port within \(TestRun.hangLimit) (stdout: \(line.map { "\"\($0)\"" } ?? "nothing")); stderr:\n\(stderr)"
-            )
-        }
-        return HTTPSTestServer(port: port, process: process, stdin: stdin)
+        return HTTPSTestServer(process: try await ScriptedServerProcess.start(
+            "HTTPS test server", name: "https_server.\(identity)", script: script, interpreter: python.path,
+            arguments: [certificate, key, files.caBundlePath] + demands.arguments, directory: files.directory
+        ))
     }
 
     /// Terminates the process and waits for it to exit.
     package func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
-    }
-
-    /// The first line written to `fd`, or nil at end of file or when `deadline` passes first.
-    /// Reads on a serial queue of its own (which, unlike `DispatchQueue.global()`, gets a thread
-    /// even when the global pool is busy) so a slow interpreter start blocks no shared thread.
-    package static func readLine(from fd: Int32, deadline: DispatchTime) async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue(label: "HTTPSTestServer.readLine").async {
-                var bytes: [UInt8] = []
-                var byte: UInt8 = 0
-                while true {
-                    let now = DispatchTime.now()
-                    guard now < deadline else { break }
-                    let remaining = Int32(min((deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1, 10_000))
-                    var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    let ready = poll(&pollFD, 1, remaining)
-                    if ready < 0, errno == EINTR { continue }
-                    guard ready > 0, read(fd, &byte, 1) == 1 else {
-                        if ready == 0 { continue }
-                        break
-                    }
-                    if byte == UInt8(ascii: "\n") {
-                        continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-                        return
-                    }
-                    bytes.append(byte)
-                }
-                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
-            }
-        }
+        process.stop()
     }
 
     /// The server, run as `python3 -u https_server.py CERT KEY CA [--require-client-certificate]
