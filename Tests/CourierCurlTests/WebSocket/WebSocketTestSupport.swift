@@ -115,3 +115,33 @@ func decodeFrames(_ pieces: [[UInt8]], maximumMessageLength: Int = 1 << 24) -> R
     }
     return .success(frames)
 }
+
+/// Every read action the connection state returns for `pieces`, fed one at a time, each drained
+/// until it needs more bytes.
+func readActions(
+    _ pieces: [[UInt8]], in state: inout WebSocketConnectionState
+) -> [WebSocketConnectionState.ReadAction] {
+    var actions: [WebSocketConnectionState.ReadAction] = []
+    for piece in pieces {
+        state.received(piece)
+        while true {
+            let action = state.nextReadAction()
+            if action == .needMoreBytes { break }
+            actions.append(action)
+        }
+    }
+    return actions
+}
+
+func readActions(
+    _ bytes: [UInt8], maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength
+) -> [WebSocketConnectionState.ReadAction] {
+    var state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength)
+    return readActions([bytes], in: &state)
+}
+
+/// The code of a close frame the client is told to send.
+func closeCode(of frame: WebSocketFrame) -> UInt16? {
+    guard frame.opcode == .close, frame.payload.count >= 2 else { return nil }
+    return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+}
