@@ -93,10 +93,9 @@ struct WebSocketConnectionState: Sendable {
         case .finished:
             return .needMoreBytes
         case .closeReceived:
-            let count = decoder.bufferedByteCount
-            guard count > 0 else { return .needMoreBytes }
+            guard decoder.bufferedByteCount > 0 else { return .needMoreBytes }
             state = .finished
-            return .fail(.bytesAfterClose(count))
+            return .fail(.bytesAfterClose)
         case .open, .closeSent:
             while true {
                 let event: WebSocketMessageAssembler.Event

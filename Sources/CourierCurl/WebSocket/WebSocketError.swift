@@ -32,7 +32,7 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A close frame with a code that must not be sent (RFC 6455 §7.4).
     case closeCodeNotAllowed(UInt16)
     /// Bytes after the server's close frame, which must be its last.
-    case bytesAfterClose(Int)
+    case bytesAfterClose
 
     // MARK: The server sent text that is not UTF-8 (1007)
 
@@ -114,8 +114,8 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
             "the server sent a close frame of one byte, a status code cut short"
         case .closeCodeNotAllowed(let code):
             "the server sent the close code \(code), which must not be sent"
-        case .bytesAfterClose(let count):
-            "the server sent \(count) bytes after its close frame"
+        case .bytesAfterClose:
+            "the server sent bytes after its close frame"
         case .invalidUTF8(.message):
             "the server sent a text message that is not UTF-8"
         case .invalidUTF8(.closeReason):

@@ -40,7 +40,8 @@ import Testing
     @Test func theServersCloseIsEchoedThenFinishes() {
         var state = State()
         let actions = readActions([serverFrame(.close, closePayload(1001, "restarting"))], in: &state)
-        #expect(actions == [.sendCloseEchoThenFinish(echo: close(1001), status: WebSocketCloseStatus(code: .goingAway, reason: "restarting"))])
+        let status = WebSocketCloseStatus(code: .goingAway, reason: "restarting")
+        #expect(actions == [.sendCloseEchoThenFinish(echo: close(1001), status: status)])
         #expect(!state.isOpen)
         #expect(state.send(.text("late")) == .refuse(.sendAfterClose))
         #expect(state.ping() == .refuse(.sendAfterClose))
@@ -60,7 +61,7 @@ import Testing
         let wire = serverFrame(.close, closePayload(1000)) + serverFrame(.text, "late")
         #expect(readActions(wire) == [
             .sendCloseEchoThenFinish(echo: close(1000), status: WebSocketCloseStatus(code: .normalClosure)),
-            .fail(.bytesAfterClose(6)),
+            .fail(.bytesAfterClose),
         ])
     }
 
@@ -220,6 +221,37 @@ import Testing
         #expect(state.send(.text("x")) == .refuse(.sendAfterClose))
         let end = state.connectionEnded()
         #expect(end == .none)
+    }
+
+    /// Frames and garbage, fed in random pieces, act as they do fed whole: every violation is
+    /// found at the same point whatever the split.
+    @Test func anySplitOfAnyBytesActsAsOnePiece() {
+        var generator = SeededGenerator(seed: 7)
+        let frames = [
+            serverFrame(.text, "Hello"), serverFrame(fin: false, .binary, [1, 2]), serverFrame(.continuation, [3]),
+            serverFrame(fin: false, .text, [0xE2, 0x82]), serverFrame(.continuation, [0xAC]), serverFrame(.ping, [9]),
+            serverFrame(.pong), serverFrame(.binary, .init(repeating: 0, count: 70)), serverFrame(.close, closePayload(1000)),
+        ]
+        var failures = 0
+        for _ in 0..<500 {
+            var wire: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                if Int.random(in: 0..<4, using: &generator) > 0 {
+                    wire += frames.randomElement(using: &generator) ?? []
+                } else {
+                    wire += (0..<Int.random(in: 1...6, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                }
+            }
+            let whole = readActions(wire, maximumMessageLength: 64)
+            let cuts = (0..<Int.random(in: 1...12, using: &generator)).map { _ in Int.random(in: 0...wire.count, using: &generator) }
+            var state = State(maximumMessageLength: 64)
+            #expect(readActions(pieces(of: wire, cutAt: cuts.sorted()), in: &state) == whole, "\(wire) cut at \(cuts.sorted())")
+            var byteAtATime = State(maximumMessageLength: 64)
+            #expect(readActions(wire.map { [$0] }, in: &byteAtATime) == whole, "\(wire)")
+            if case .sendCloseThenFail? = whole.last { failures += 1 }
+        }
+        // Both clean runs and violations were exercised.
+        #expect(failures > 50 && failures < 450)
     }
 
     @Test func whatCameBeforeAViolationIsDelivered() {
