@@ -29,7 +29,9 @@ import Testing
         #expect(throws: WebSocketError.invalidUTF8(.closeReason)) {
             try WebSocketCloseStatus(closePayload: closePayload(1000) + [0xCE, 0xBA, 0xED, 0xA0, 0x80])
         }
-        #expect(throws: WebSocketError.invalidUTF8(.closeReason)) { try WebSocketCloseStatus(closePayload: closePayload(1000) + [0xE2, 0x82]) }
+        #expect(throws: WebSocketError.invalidUTF8(.closeReason)) {
+            try WebSocketCloseStatus(closePayload: closePayload(1000) + [0xE2, 0x82])
+        }
         #expect(WebSocketError.invalidUTF8(.closeReason).closeCode == .invalidFramePayloadData)
     }
 

@@ -88,7 +88,8 @@ import Testing
     }
 
     @Test func aControlFrameOverItsLimitIsRefused() {
-        #expect(frames(serverFrame(.ping, [UInt8](repeating: 0, count: 125))) == .success([WebSocketFrame(opcode: .ping, payload: [UInt8](repeating: 0, count: 125))]))
+        let longest = [UInt8](repeating: 0, count: 125)
+        #expect(frames(serverFrame(.ping, longest)) == .success([WebSocketFrame(opcode: .ping, payload: longest)]))
         #expect(frames(serverFrame(.ping, [UInt8](repeating: 0, count: 126))) == .failure(.controlFrameTooLong(.ping, length: 126)))
         // Refused from the header: the payload never arrives.
         #expect(decodeFrames([[0x88, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0]]) == .failure(.controlFrameTooLong(.close, length: 65536)))
@@ -124,7 +125,8 @@ import Testing
 
     @Test func controlFramesAreNotCountedAgainstTheMessageLimit() {
         #expect(frames(serverFrame(.ping, hello), maximumMessageLength: 0) == .success([WebSocketFrame(opcode: .ping, payload: hello)]))
-        #expect(frames(serverFrame(.text, hello), maximumMessageLength: 4) == .failure(.messageTooLarge(length: 5, limit: 4, fragmented: false)))
+        #expect(frames(serverFrame(.text, hello), maximumMessageLength: 4)
+            == .failure(.messageTooLarge(length: 5, limit: 4, fragmented: false)))
     }
 
     // MARK: Pieces

@@ -54,7 +54,8 @@ import Testing
 
     @Test func aGoodAnswerIsAcceptedWhateverTheCaseOfItsTokens() throws {
         #expect(try check(goodFields) == nil)
-        #expect(try check([("upgrade", "WebSocket"), ("connection", "keep-alive, UPGRADE"), ("sec-websocket-accept", " \(accept) ")]) == nil)
+        let otherCases = [("upgrade", "WebSocket"), ("connection", "keep-alive, UPGRADE"), ("sec-websocket-accept", " \(accept) ")]
+        #expect(try check(otherCases) == nil)
     }
 
     @Test func theChosenSubprotocolIsReturnedWhenOffered() throws {
