@@ -71,6 +71,9 @@ extension Curl {
         static let sslVersion = EasyOption(CURLOPT_SSLVERSION, "CURLOPT_SSLVERSION")
         static let altSvcControl = EasyOption(CURLOPT_ALTSVC_CTRL, "CURLOPT_ALTSVC_CTRL")
         static let altSvc = EasyOption(CURLOPT_ALTSVC, "CURLOPT_ALTSVC")
+        // For a connection the caller speaks on itself (a WebSocket): connect, then hand over.
+        static let connectOnly = EasyOption(CURLOPT_CONNECT_ONLY, "CURLOPT_CONNECT_ONLY")
+        static let httpProxyTunnel = EasyOption(CURLOPT_HTTPPROXYTUNNEL, "CURLOPT_HTTPPROXYTUNNEL")
     }
 
     /// CURLOPT_HTTP_VERSION values.

@@ -1,0 +1,39 @@
+internal import CCurl
+
+/// A connection libcurl only opens (`CURLOPT_CONNECT_ONLY`): TCP, the proxy's tunnel and TLS,
+/// after which the caller speaks on it with `curl_easy_send` and `curl_easy_recv`, which go
+/// through libcurl's TLS. Both calls are non-blocking and say so with `CURLE_AGAIN`.
+extension Curl {
+    /// `curl_easy_perform` on a handle with `CURLOPT_CONNECT_ONLY`: blocks until connected, or
+    /// failed, or `CURLOPT_CONNECTTIMEOUT_MS` passed. The message is libcurl's generic one; the
+    /// handle's error buffer has the detailed one.
+    static func connect(_ easy: EasyPointer) throws(CurlError) {
+        let code = curl_easy_perform(easy)
+        guard code != CURLE_OK else { return }
+        throw CurlError(kind: .transfer, curlCode: Int(code.rawValue), message: easyMessage(code))
+    }
+
+    /// Sends what it can of `bytes` without blocking: the count sent, or nil when the socket
+    /// takes nothing now.
+    static func send(_ easy: EasyPointer, _ bytes: UnsafeRawBufferPointer) throws(CurlError) -> Int? {
+        var sent = 0
+        let code = curl_easy_send(easy, bytes.baseAddress, bytes.count, &sent)
+        if code == CURLE_AGAIN { return nil }
+        guard code == CURLE_OK else {
+            throw CurlError(kind: .transfer, curlCode: Int(code.rawValue), message: "curl_easy_send: \(easyMessage(code))")
+        }
+        return sent
+    }
+
+    /// Receives into `buffer` without blocking: the count received (0 when the peer closed the
+    /// connection), or nil when nothing is there now.
+    static func receive(_ easy: EasyPointer, into buffer: UnsafeMutableRawBufferPointer) throws(CurlError) -> Int? {
+        var received = 0
+        let code = curl_easy_recv(easy, buffer.baseAddress, buffer.count, &received)
+        if code == CURLE_AGAIN { return nil }
+        guard code == CURLE_OK else {
+            throw CurlError(kind: .transfer, curlCode: Int(code.rawValue), message: "curl_easy_recv: \(easyMessage(code))")
+        }
+        return received
+    }
+}
