@@ -19,6 +19,8 @@ final class CurlSocketEvents: @unchecked Sendable {
     /// libcurl must be called for its timers at the next ``drive()``, whatever the timer says.
     @exclusivity(unchecked) private var runsTimersNext = true
     @exclusivity(unchecked) private var readyCount = 0
+    /// Sockets watched for others than libcurl (see CurlSocketWaiters.swift).
+    @exclusivity(unchecked) private var waiters = CurlSocketWaiters()
     private var isClosed = false
 
     init(multi: Curl.MultiPointer) throws(CurlError) {
@@ -44,6 +46,10 @@ final class CurlSocketEvents: @unchecked Sendable {
     func drive() throws(CurlError) {
         for index in 0..<readyCount {
             guard let event = epoll.event(at: index) else { continue }
+            if waiters.contains(event.descriptor) {
+                endWaits(on: event.descriptor, readable: event.readable || event.failed, writable: event.writable || event.failed)
+                continue
+            }
             if registry.takeUnwanted(event.descriptor) {
                 epoll.unwatch(event.descriptor)
                 continue
@@ -81,6 +87,50 @@ final class CurlSocketEvents: @unchecked Sendable {
         isClosed = true
         registry.removeAll()
         epoll.close()
+        for waiter in waiters.takeAll() { waiter.resume(returning: .unavailable) }
+    }
+
+    // MARK: - Sockets libcurl does not drive
+
+    /// Curl thread only. Adds `socket` to the wait set until it is readable (or writable, when
+    /// `writing`); returns the wait's id, or nil when it was resumed at once, `.unavailable`:
+    /// the loop is closed, epoll refused the socket, or a task already waits that way.
+    func addWaiter(_ waiter: CurlSocketWaiters.Waiter, socket: Int32, writing: Bool) -> UInt64? {
+        guard !isClosed, let (id, before, after) = waiters.add(waiter, socket: socket, writing: writing) else {
+            waiter.resume(returning: .unavailable)
+            return nil
+        }
+        guard epoll.watch(socket, readable: after.readable, writable: after.writable, isNew: before == nil) else {
+            _ = waiters.take(id: id, socket: socket)
+            waiter.resume(returning: .unavailable)
+            return nil
+        }
+        return id
+    }
+
+    /// Curl thread only. Ends the wait `id` with `readiness`, if it still waits: its deadline
+    /// passed, or its owner wants it to look at the socket again.
+    func endWait(id: UInt64, socket: Int32, with readiness: CurlSocketWaiters.Readiness) {
+        let (waiter, remaining) = waiters.take(id: id, socket: socket)
+        guard let waiter else { return }
+        watch(socket, remaining)
+        waiter.resume(returning: readiness)
+    }
+
+    /// Curl thread only. Ends the waits on `socket` in the directions given, as ready.
+    func endWaits(on socket: Int32, readable: Bool, writable: Bool) {
+        let (ended, remaining) = waiters.take(socket: socket, readable: readable, writable: writable)
+        watch(socket, remaining)
+        for waiter in ended { waiter.resume(returning: .ready) }
+    }
+
+    private func watch(_ socket: Int32, _ interest: CurlSocketRegistry.Interest?) {
+        guard !isClosed else { return }
+        if let interest {
+            _ = epoll.watch(socket, readable: interest.readable, writable: interest.writable, isNew: false)
+        } else {
+            epoll.unwatch(socket)
+        }
     }
 
     // MARK: - libcurl's callbacks
