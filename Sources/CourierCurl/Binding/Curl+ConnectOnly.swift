@@ -4,6 +4,10 @@ internal import CCurl
 /// after which the caller speaks on it with `curl_easy_send` and `curl_easy_recv`, which go
 /// through libcurl's TLS. Both calls are non-blocking and say so with `CURLE_AGAIN`.
 extension Curl {
+    /// A write callback that takes every byte and keeps none: what a CONNECT_ONLY handle needs
+    /// for the proxy's answer to CONNECT, which libcurl hands to the header callback.
+    static let discardBytes: WriteCallback = { _, size, count, _ in size * count }
+
     /// `curl_easy_perform` on a handle with `CURLOPT_CONNECT_ONLY`: blocks until connected, or
     /// failed, or `CURLOPT_CONNECTTIMEOUT_MS` passed. The message is libcurl's generic one; the
     /// handle's error buffer has the detailed one.

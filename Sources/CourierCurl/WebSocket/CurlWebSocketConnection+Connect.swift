@@ -1,0 +1,163 @@
+#if os(Linux)
+import Courier
+import Foundation
+
+extension CurlWebSocketConnection {
+    /// The most bytes the head of the server's answer may have.
+    static let maximumResponseHeadLength = 16 * 1024
+
+    /// Opens a WebSocket to `url` (ws, wss, or their http and https forms): libcurl connects with
+    /// the transport's TLS, proxy and DNS settings over HTTP/1.1 (through a CONNECT tunnel when
+    /// there is a proxy), then the client sends the upgrade request and checks the 101.
+    ///
+    /// Throws a `CurlError` when the connection could not be made, a ``WebSocketHandshakeError``
+    /// when the server's answer is not a WebSocket one, a ``CurlWebSocketConnectionError`` when
+    /// it is not HTTP, or was too long or too late in coming.
+    static func connect(
+        to url: URL, protocols: [String] = [], configuration: CurlTransport.Configuration, loop: CurlEventLoop,
+        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
+        connectTimeout: Duration = .seconds(60), handshakeTimeout: Duration = .seconds(60), closeTimeout: Duration = .seconds(5)
+    ) async throws -> CurlWebSocketConnection {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty
+        else { throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString) }
+        switch components.scheme?.lowercased() {
+        case "ws", "http": components.scheme = "http"
+        case "wss", "https": components.scheme = "https"
+        default: throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString)
+        }
+        // libcurl 7.88 knows no ws scheme; the connection it opens is the same as for http(s).
+        guard let wireURL = components.url?.absoluteString
+        else { throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString) }
+        var generator = SystemRandomNumberGenerator()
+        let key = WebSocketHandshake.makeKey(using: &generator)
+        let request = try upgradeRequest(components, key: key, protocols: protocols)
+
+        let handle = try CurlEasyHandle(configuration: configuration)
+        let easy = handle.pointer
+        try Curl.set(easy, .url, wireURL)
+        try Curl.set(easy, .connectOnly, 1)
+        // ALPN then offers http/1.1 only: the Upgrade mechanism does not exist in HTTP/2.
+        try Curl.set(easy, .httpVersion, Curl.HTTPVersionValue.http1_1)
+        // Through a proxy the bytes must go as they are, so in a tunnel, never as proxied HTTP.
+        try Curl.set(easy, .httpProxyTunnel, 1)
+        try Curl.set(easy, .connectTimeoutMilliseconds, Int((connectTimeout / .milliseconds(1)).rounded(.up)))
+        try Curl.set(easy, .noProgress, 1)
+        // The transport's callbacks expect a transfer; there is none here, and the only bytes
+        // libcurl delivers are a proxy's answer to CONNECT.
+        try Curl.set(easy, .headerFunction, callback: Curl.discardBytes)
+        try Curl.set(easy, .writeFunction, callback: Curl.discardBytes)
+        try await connectOffLoop(handle)
+
+        return try await withTaskExecutorPreference(loop) {
+            try await handshake(
+                handle: handle, request: request, key: key, protocols: protocols, loop: loop,
+                maximumMessageLength: maximumMessageLength, deadline: .now + handshakeTimeout, closeTimeout: closeTimeout)
+        }
+    }
+
+    /// The upgrade request's bytes. libcurl writes none of it: with CONNECT_ONLY it sends no
+    /// request of its own, so `Host` is the client's to write.
+    static func upgradeRequest(_ components: URLComponents, key: String, protocols: [String]) throws -> [UInt8] {
+        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+        var host = components.percentEncodedHost ?? ""
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        if let port = components.port, port != (components.scheme == "https" ? 443 : 80) { host += ":\(port)" }
+        var head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n"
+        for field in try WebSocketHandshake.requestHeaderFields(key: key, protocols: protocols) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        return Array((head + "\r\n").utf8)
+    }
+
+    /// `curl_easy_perform` blocks until the connection (and its tunnel and TLS) is up, so it
+    /// runs on a thread of its own, for that long only, bounded by the connect timeout.
+    ///
+    /// Interim: driving the connect from the loop's multi handle instead would block nothing,
+    /// but the loop takes every finished easy handle for a transfer of its own; it needs a kind
+    /// of handle it hands back instead, and a CONNECT_ONLY handle kept valid after it leaves
+    /// the multi handle.
+    private static func connectOffLoop(_ handle: CurlEasyHandle) async throws {
+        let easy = ConnectingHandle(pointer: handle.pointer)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<CurlError?, Never>) in
+            let thread = Thread {
+                do throws(CurlError) {
+                    try Curl.connect(easy.pointer)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+            thread.name = "CourierCurl WebSocket connect"
+            thread.start()
+        }
+        if let error = result {
+            throw CurlError(kind: error.kind, curlCode: error.curlCode, message: handle.errorMessage ?? error.message)
+        }
+    }
+
+    /// Sends the upgrade request, reads the head of the answer, and checks it.
+    private static func handshake(
+        handle: CurlEasyHandle, request: [UInt8], key: String, protocols: [String], loop: CurlEventLoop,
+        maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration
+    ) async throws -> CurlWebSocketConnection {
+        guard loop.isCurrentThread else { throw CurlWebSocketConnectionError.eventLoopUnavailable }
+        let easy = handle.pointer
+        guard let socket = Curl.activeSocket(easy) else { throw CurlWebSocketConnectionError.connectionEndedDuringHandshake }
+        func wait(writing: Bool) async throws {
+            switch await loop.waitUntilReady(socket, writing: writing, deadline: deadline) {
+            case .ready: return
+            case .timedOut: throw CurlWebSocketConnectionError.handshakeTimedOut
+            case .unavailable: throw CurlWebSocketConnectionError.eventLoopUnavailable
+            }
+        }
+
+        var offset = 0
+        while offset < request.count {
+            let sent = try request.withUnsafeBytes { buffer in try Curl.send(easy, UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
+            if let sent { offset += sent } else { try await wait(writing: true) }
+        }
+
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let terminator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil {
+            let count = try chunk.withUnsafeMutableBytes { buffer in try Curl.receive(easy, into: buffer) }
+            guard let count else {
+                try await wait(writing: false)
+                continue
+            }
+            guard count > 0 else { throw CurlWebSocketConnectionError.connectionEndedDuringHandshake }
+            let searchFrom = max(0, received.count - 3)
+            received += chunk[..<count]
+            headEnd = received[searchFrom...].firstRange(of: terminator)?.upperBound
+            if headEnd == nil, received.count > maximumResponseHeadLength {
+                throw CurlWebSocketConnectionError.responseHeadTooLarge(limit: maximumResponseHeadLength)
+            }
+        }
+        let end = headEnd ?? received.count
+        let head = Array(received[..<end])
+        let subprotocol = try WebSocketHandshake.checkResponse(
+            statusCode: statusCode(of: head), headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols)
+        return CurlWebSocketConnection(
+            handle: handle, socket: socket, loop: loop, subprotocol: subprotocol, bytesAfterHead: received[end...],
+            maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout)
+    }
+
+    /// The code of an `HTTP/1.1 NNN reason` status line.
+    private static func statusCode(of head: [UInt8]) throws -> Int {
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let code = Int(parts[1]) else {
+            throw CurlWebSocketConnectionError.malformedStatusLine(String(line.prefix(200)))
+        }
+        return code
+    }
+}
+
+/// The easy handle's pointer, lent to the connecting thread while the caller waits for it.
+private struct ConnectingHandle: @unchecked Sendable {
+    let pointer: Curl.EasyPointer
+}
+#endif
