@@ -250,6 +250,18 @@ let package = Package(
             ],
             path: "Tests/CourierProxyTestSupport"
         ),
+        // A real WebSocket server on loopback for the WebSocket tests; never a product.
+        .target(
+            name: "CourierWebSocketTestSupport",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tests/CourierWebSocketTestSupport"
+        ),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
@@ -257,7 +269,10 @@ let package = Package(
         .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]),
         .testTarget(
             name: "CourierCurlTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]
+            dependencies: [
+                "Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport",
+                "CourierWebSocketTestSupport",
+            ]
         ),
         // HTTP/3 against a hypercorn server; cheap to build alone (no test server, no NIO), for
         // the run on a libcurl with HTTP/3 (scripts/test-http3).
