@@ -1,5 +1,6 @@
 #if os(Linux)
 import CourierProxyTestSupport
+import CourierTestSupport
 import CourierWebSocketTestSupport
 import Foundation
 import Testing
@@ -22,6 +23,52 @@ import Testing
             #expect(try await connection.receive() == .message(.binary([0, 1, 2, 255])))
             #expect(try await connection.receive() == .message(.binary(large)))
         }
+    }
+
+    /// Over TLS, with the send and the receive under way at once: libcurl's TLS buffers whole
+    /// records, so bytes may wait in it with nothing on the socket to announce them.
+    @Test func echoesOverTLSWhileSending() async throws {
+        let large = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 10) }
+        let server = try await TestWebSocketServer.start(.echo)
+        let files = try await offThePool { try TLSTestFiles.make() }
+        defer { files.remove() }
+        let relay = try await WebSocketTLSRelay.start(to: server.port, files: files)
+        var configuration = CurlTransport.Configuration()
+        configuration.caBundlePath = files.caBundlePath
+        do {
+            let url = "wss://127.0.0.1:\(relay.port)/socket"
+            try await withConnection(to: server, url: url, configuration: configuration) { connection, _ in
+                async let sent: Void = {
+                    try await connection.send(.binary(large))
+                    try await connection.send(.text("after the large one"))
+                }()
+                let first = try await connection.receive()
+                let second = try await connection.receive()
+                try await sent
+                #expect(first == .message(.binary(large)))
+                #expect(second == .message(.text("after the large one")))
+                let status = try await connection.close(reason: "tls done")
+                #expect(status == WebSocketCloseStatus(code: .normalClosure, reason: "tls done"))
+            }
+        } catch {
+            // Stopping waits for the process: off the cooperative pool, as the HTTPS tests do.
+            try? await offThePool { relay.stop() }
+            throw error
+        }
+        try? await offThePool { relay.stop() }
+    }
+
+    /// The connection verifies the server as the transport's requests do.
+    @Test func aServerTheTransportDoesNotTrustIsRefused() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let files = try await offThePool { try TLSTestFiles.make() }
+        defer { files.remove() }
+        let relay = try await WebSocketTLSRelay.start(to: server.port, files: files)
+        let error = await #expect(throws: CurlError.self) {
+            try await withConnection(to: server, url: "wss://127.0.0.1:\(relay.port)/socket") { _, _ in }
+        }
+        #expect(error?.curlCode == Curl.Code.peerFailedVerification)
+        try? await offThePool { relay.stop() }
     }
 
     @Test func aPingIsAnsweredWithAPong() async throws {
@@ -144,10 +191,20 @@ import Testing
         maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = .seconds(5),
         _ body: (CurlWebSocketConnection, TestWebSocketServer) async throws -> Void
     ) async throws {
-        let server = try await TestWebSocketServer.start(mode)
+        try await withConnection(
+            to: try await TestWebSocketServer.start(mode), configuration: configuration,
+            maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout, body)
+    }
+
+    /// As above, on `server`, at `url` when given (a relay in front of it).
+    private func withConnection(
+        to server: TestWebSocketServer, url: String? = nil, configuration: CurlTransport.Configuration = CurlTransport.Configuration(),
+        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = .seconds(5),
+        _ body: (CurlWebSocketConnection, TestWebSocketServer) async throws -> Void
+    ) async throws {
         let loop = try CurlEventLoop(configuration: configuration)
         do {
-            let url = try #require(URL(string: server.url()))
+            let url = try #require(URL(string: url ?? server.url()))
             let connection = try await CurlWebSocketConnection.connect(
                 to: url, configuration: configuration, loop: loop, maximumMessageLength: maximumMessageLength,
                 closeTimeout: closeTimeout)
