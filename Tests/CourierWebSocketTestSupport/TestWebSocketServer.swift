@@ -26,6 +26,9 @@ package final class TestWebSocketServer: Sendable {
         /// Pings the client right after the handshake; on its pong, sends the pong's payload
         /// back as a text message.
         case pingFirst([UInt8])
+        /// Sends this many binary messages of this length right after the handshake, as fast as
+        /// the connection takes them, then behaves as ``echo``.
+        case flood(messages: Int, length: Int)
         /// Records the client's close frame and neither answers it nor ends the connection.
         case neverAnswersClose
         /// Answers the upgrade request with these bytes as they are, whatever it asked.
@@ -97,6 +100,15 @@ package final class TestWebSocketServer: Sendable {
     }
 }
 
+extension TestWebSocketServer.Mode {
+    var echoes: Bool {
+        switch self {
+        case .echo, .flood: true
+        default: false
+        }
+    }
+}
+
 package enum TestWebSocketServerError: Error {
     case noLocalAddress
 }
@@ -117,6 +129,12 @@ private final class WebSocketBehaviour: ChannelInboundHandler {
         switch mode {
         case .echo, .neverAnswersClose, .rawResponse:
             break
+        case .flood(let messages, let length):
+            let payload = context.channel.allocator.buffer(repeating: 0x2A, count: length)
+            for _ in 0..<messages {
+                context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .binary, data: payload)), promise: nil)
+            }
+            context.flush()
         case .closeFirst(let code, let reason):
             var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
             payload.writeInteger(code)
@@ -137,11 +155,11 @@ private final class WebSocketBehaviour: ChannelInboundHandler {
         var payload = frame.unmaskedData
         switch frame.opcode {
         case .text, .binary:
-            if case .echo = mode {
+            if mode.echoes {
                 send(context, WebSocketFrame(fin: frame.fin, opcode: frame.opcode, data: payload))
             }
         case .continuation:
-            if case .echo = mode {
+            if mode.echoes {
                 send(context, WebSocketFrame(fin: frame.fin, opcode: .continuation, data: payload))
             }
         case .ping:
@@ -158,7 +176,7 @@ private final class WebSocketBehaviour: ChannelInboundHandler {
             if case .neverAnswersClose = mode { return }
             // The server ends the connection first (RFC 6455 §7.1.1), after its echo when it owes one.
             let channel = context.channel
-            if case .echo = mode {
+            if mode.echoes {
                 context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: original)))
                     .whenComplete { _ in channel.close(promise: nil) }
             } else {

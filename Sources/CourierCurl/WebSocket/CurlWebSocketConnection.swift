@@ -49,6 +49,9 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     /// Bytes read per `curl_easy_recv`: one TLS record's worth and more.
     static let receiveChunkSize = 64 * 1024
 
+    /// Bytes read from the socket that no receive took yet. The loop's thread only.
+    var bufferedByteCount: Int { state.bufferedByteCount }
+
     init(
         handle: CurlEasyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, bytesAfterHead: ArraySlice<UInt8>,
         maximumMessageLength: Int, closeTimeout: Duration

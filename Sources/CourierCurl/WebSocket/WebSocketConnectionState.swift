@@ -44,6 +44,9 @@ struct WebSocketConnectionState: Sendable {
         assembler = WebSocketMessageAssembler(maximumMessageLength: maximumMessageLength)
     }
 
+    /// Bytes received and not yet read as frames: what a slow reader holds in memory.
+    var bufferedByteCount: Int { decoder.bufferedByteCount }
+
     /// Whether the client may still send messages: no close frame went either way.
     var isOpen: Bool {
         if case .open = state { true } else { false }

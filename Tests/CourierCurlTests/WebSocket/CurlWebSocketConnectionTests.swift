@@ -71,6 +71,19 @@ import Testing
         try? await offThePool { relay.stop() }
     }
 
+    /// A reader that takes one message has had at most one chunk read for it: the rest of what
+    /// the server sent waits in the kernel, not in the client's memory.
+    @Test func aSlowReaderLeavesTheRestUnread() async throws {
+        try await withConnection(to: .flood(messages: 4096, length: 1024)) { connection, _ in
+            let first = try await connection.receive()
+            #expect(first == .message(.binary(Array(repeating: 0x2A, count: 1024))))
+            let buffered = await onLoop(connection) { $0.bufferedByteCount }
+            #expect(buffered < CurlWebSocketConnection.receiveChunkSize)
+            let status = try await connection.close()
+            #expect(status == WebSocketCloseStatus(code: .normalClosure))
+        }
+    }
+
     @Test func aPingIsAnsweredWithAPong() async throws {
         try await withConnection(to: .echo) { connection, _ in
             try await connection.ping([1, 2, 3])
@@ -219,6 +232,15 @@ import Testing
         await loop.awaitTermination()
         try await server.shutdown()
     }
+}
+
+/// Reads `connection`'s loop-only state on its loop.
+private func onLoop<T: Sendable>(_ connection: CurlWebSocketConnection, _ read: @Sendable (CurlWebSocketConnection) -> T) async -> T {
+    await withTaskExecutorPreference(connection.loop) { await readOnLoop(connection, read) }
+}
+
+private func readOnLoop<T: Sendable>(_ connection: CurlWebSocketConnection, _ read: @Sendable (CurlWebSocketConnection) -> T) async -> T {
+    read(connection)
 }
 
 extension TestWebSocketServer {
