@@ -8,10 +8,10 @@ extension CurlEventLoop {
     /// `.unavailable`.
     func waitUntilReady(
         _ socket: Int32, writing: Bool, deadline: ContinuousClock.Instant? = nil
-    ) async -> CurlSocketWaiters.Readiness {
+    ) async -> CurlSocketReadiness {
         guard isCurrentThread else { return .unavailable }
         var timer: Task<Void, Never>?
-        let readiness = await withCheckedContinuation { (continuation: CurlSocketWaiters.Waiter) in
+        let readiness = await withCheckedContinuation { (continuation: CurlSocketEvents.Waiter) in
             guard let id = socketEvents.addWaiter(continuation, socket: socket, writing: writing), let deadline else { return }
             timer = Task(executorPreference: self) { [self] in
                 try? await Task.sleep(until: deadline)

@@ -20,7 +20,7 @@ final class CurlSocketEvents: @unchecked Sendable {
     @exclusivity(unchecked) private var runsTimersNext = true
     @exclusivity(unchecked) private var readyCount = 0
     /// Sockets watched for others than libcurl (see CurlSocketWaiters.swift).
-    @exclusivity(unchecked) private var waiters = CurlSocketWaiters()
+    @exclusivity(unchecked) private var waiters = CurlSocketWaiters<Waiter>()
     private var isClosed = false
 
     init(multi: Curl.MultiPointer) throws(CurlError) {
@@ -92,10 +92,12 @@ final class CurlSocketEvents: @unchecked Sendable {
 
     // MARK: - Sockets libcurl does not drive
 
+    typealias Waiter = CheckedContinuation<CurlSocketReadiness, Never>
+
     /// Curl thread only. Adds `socket` to the wait set until it is readable (or writable, when
     /// `writing`); returns the wait's id, or nil when it was resumed at once, `.unavailable`:
     /// the loop is closed, epoll refused the socket, or a task already waits that way.
-    func addWaiter(_ waiter: CurlSocketWaiters.Waiter, socket: Int32, writing: Bool) -> UInt64? {
+    func addWaiter(_ waiter: Waiter, socket: Int32, writing: Bool) -> UInt64? {
         guard !isClosed, let (id, before, after) = waiters.add(waiter, socket: socket, writing: writing) else {
             waiter.resume(returning: .unavailable)
             return nil
@@ -110,7 +112,7 @@ final class CurlSocketEvents: @unchecked Sendable {
 
     /// Curl thread only. Ends the wait `id` with `readiness`, if it still waits: its deadline
     /// passed, or its owner wants it to look at the socket again.
-    func endWait(id: UInt64, socket: Int32, with readiness: CurlSocketWaiters.Readiness) {
+    func endWait(id: UInt64, socket: Int32, with readiness: CurlSocketReadiness) {
         let (waiter, remaining) = waiters.take(id: id, socket: socket)
         guard let waiter else { return }
         watch(socket, remaining)

@@ -1,22 +1,21 @@
+/// What ended a wait for a socket libcurl does not drive.
+enum CurlSocketReadiness: Equatable, Sendable {
+    /// The socket is ready in the direction waited for, or failed (the next call says how).
+    case ready
+    /// The wait's deadline passed first.
+    case timedOut
+    /// The loop is shutting down, or the wait was asked for off its thread.
+    case unavailable
+}
+
 /// Sockets the event loop watches for someone other than libcurl (a WebSocket connection that
-/// libcurl only opened), each with at most one task waiting to read and one to write.
+/// libcurl only opened), each with at most one waiter to read and one to write: in the engine a
+/// task's continuation, in tests any value.
 ///
 /// A wait is one-shot: the socket leaves the wait set once nobody waits on it, so a socket that
 /// stays readable while its reader is slow does not keep waking the loop. That is how a slow
 /// reader stops the socket being read.
-struct CurlSocketWaiters {
-    /// What ended a wait.
-    enum Readiness: Equatable, Sendable {
-        /// The socket is ready in the direction waited for, or failed (the next call says how).
-        case ready
-        /// The wait's deadline passed first.
-        case timedOut
-        /// The loop is shutting down, or the wait was asked for off its thread.
-        case unavailable
-    }
-
-    typealias Waiter = CheckedContinuation<Readiness, Never>
-
+struct CurlSocketWaiters<Waiter> {
     private struct Wait {
         var id: UInt64
         var waiter: Waiter
