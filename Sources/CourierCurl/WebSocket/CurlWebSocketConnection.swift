@@ -77,12 +77,12 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     }
 
     func send(_ message: WebSocketMessage) async throws {
-        try await withTaskExecutorPreference(loop) { try await self.sendOnLoop(self.state.send(message)) }
+        try await withTaskExecutorPreference(loop) { try await self.sendOnLoop(.message(message)) }
     }
 
     /// Sends a ping; its pong comes back through ``receive()``.
     func ping(_ payload: [UInt8] = []) async throws {
-        try await withTaskExecutorPreference(loop) { try await self.sendOnLoop(self.state.ping(payload)) }
+        try await withTaskExecutorPreference(loop) { try await self.sendOnLoop(.ping(payload)) }
     }
 
     /// Starts the close handshake, or joins the one under way, and returns the server's status
@@ -101,8 +101,19 @@ final class CurlWebSocketConnection: @unchecked Sendable {
         guard loop.isCurrentThread else { throw CurlWebSocketConnectionError.eventLoopUnavailable }
     }
 
-    private func sendOnLoop(_ action: WebSocketConnectionState.SendAction) async throws {
+    private enum Outgoing {
+        case message(WebSocketMessage)
+        case ping([UInt8])
+    }
+
+    // The closures given to withTaskExecutorPreference may run where their caller runs; only a
+    // nonisolated async function is sure to start on the loop, so the state is read in one.
+    private func sendOnLoop(_ outgoing: Outgoing) async throws {
         try checkOnLoop()
+        let action = switch outgoing {
+        case .message(let message): state.send(message)
+        case .ping(let payload): state.ping(payload)
+        }
         switch action {
         case .refuse(let error): throw error
         case .send(let frame): try await write(frame)
