@@ -33,8 +33,10 @@ struct CurlSocketWaiters<Waiter> {
     private var entries: [Int32: Entry] = [:]
     private var nextID: UInt64 = 0
 
+    /// Asked for every epoll event the loop handles: with no wait at all, as when no WebSocket
+    /// is open, it answers without hashing the socket.
     func contains(_ socket: Int32) -> Bool {
-        entries[socket] != nil
+        !entries.isEmpty && entries[socket] != nil
     }
 
     /// Adds a wait; returns its id, and the socket's interest before and after (nil: not in the
