@@ -157,39 +157,7 @@ package final class DoHTestServer: Sendable {
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(certificate, key)
-
-    class Server(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
-        def finish_request(self, request, client_address):
-            connection = context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
-            try:
-                connection.do_handshake()
-            except (ssl.SSLError, OSError):
-                try:
-                    socket.socket.shutdown(connection, socket.SHUT_WR)
-                    connection.settimeout(2)
-                    while socket.socket.recv(connection, 65536):
-                        pass
-                except OSError:
-                    pass
-                connection.close()
-                return
-            try:
-                self.RequestHandlerClass(connection, client_address, self)
-            finally:
-                connection.close()
-
-    server = Server(("127.0.0.1", 0), Handler)
-
-    def exit_when_stdin_closes():
-        sys.stdin.buffer.read()
-        os._exit(0)
-
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-    """#
+    """# + "\n" + HTTPSTestServer.servingOverTLS
 }
 
 /// Runs `body` against a fresh DoH responder answering `names`, with fresh certificates (the

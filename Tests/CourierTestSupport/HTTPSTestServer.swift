@@ -107,7 +107,13 @@ package final class HTTPSTestServer: Sendable {
     for option in sys.argv[4:]:
         if option.startswith("--maximum-tls="):
             context.maximum_version = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}[option.split("=")[1]]
+    """# + "\n" + servingOverTLS
 
+    /// The end of a Python script that serves `Handler` over TLS with `context` on 127.0.0.1:
+    /// a handshake per connection on its own thread, a lingering close after a failed one, the
+    /// port printed once it listens, and an exit when standard input closes. Shared by the
+    /// scripts of the TLS test servers.
+    package static let servingOverTLS = #"""
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
 
