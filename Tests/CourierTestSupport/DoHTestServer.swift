@@ -167,15 +167,5 @@ package func withDoHServer<T>(
     names: [String: String],
     _ body: (DoHTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
-    let files = try await offThePool { try TLSTestFiles.make() }
-    defer { files.remove() }
-    let server = try await DoHTestServer.start(names: names, files: files)
-    do {
-        let result = try await body(server, files)
-        try? await offThePool { server.stop() }
-        return result
-    } catch {
-        try? await offThePool { server.stop() }
-        throw error
-    }
+    try await withTLSTestServer(start: { try await DoHTestServer.start(names: names, files: $0) }, stop: { $0.stop() }, body)
 }

@@ -198,15 +198,5 @@ package func withHTTP3Server<T>(
     quic: HTTP3TestServer.QUIC = .samePort,
     _ body: (HTTP3TestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
-    let files = try await offThePool { try TLSTestFiles.make() }
-    defer { files.remove() }
-    let server = try await HTTP3TestServer.start(quic: quic, files: files)
-    do {
-        let result = try await body(server, files)
-        try? await offThePool { server.stop() }
-        return result
-    } catch {
-        try? await offThePool { server.stop() }
-        throw error
-    }
+    try await withTLSTestServer(start: { try await HTTP3TestServer.start(quic: quic, files: $0) }, stop: { $0.stop() }, body)
 }

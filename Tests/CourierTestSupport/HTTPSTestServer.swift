@@ -338,15 +338,26 @@ package func withHTTPSServer<T>(
     demands: HTTPSTestServer.Demands = HTTPSTestServer.Demands(),
     _ body: (HTTPSTestServer, TLSTestFiles) async throws -> T
 ) async throws -> T {
+    try await withTLSTestServer(start: { try await HTTPSTestServer.start(identity, files: $0, demands: demands) }, stop: { $0.stop() }, body)
+}
+
+/// Runs `body` against the server `start` makes with fresh certificates; stops the server and
+/// removes the certificates afterwards whatever happens. Stopping waits for the process, so it
+/// runs off the cooperative pool.
+package func withTLSTestServer<Server: Sendable, T>(
+    start: (TLSTestFiles) async throws -> Server,
+    stop: @escaping @Sendable (Server) -> Void,
+    _ body: (Server, TLSTestFiles) async throws -> T
+) async throws -> T {
     let files = try await offThePool { try TLSTestFiles.make() }
     defer { files.remove() }
-    let server = try await HTTPSTestServer.start(identity, files: files, demands: demands)
+    let server = try await start(files)
     do {
         let result = try await body(server, files)
-        try? await offThePool { server.stop() }
+        try? await offThePool { stop(server) }
         return result
     } catch {
-        try? await offThePool { server.stop() }
+        try? await offThePool { stop(server) }
         throw error
     }
 }
