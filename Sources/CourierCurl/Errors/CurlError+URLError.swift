@@ -74,6 +74,10 @@ extension CurlError {
         case Curl.Code.outOfMemory, Curl.Code.tooLarge:
             "a response header line is longer than libcurl accepts (100 KiB); libcurl said: \(text)"
         case Curl.Code.unsupportedProtocol: "the reply is not HTTP/1.x or later; libcurl said: \(text)"
+        // libcurl 8 reports a reply that is not HTTP on a reused connection as a weird server
+        // reply, in the words it gives a bad status line, rather than as an unknown protocol.
+        case Curl.Code.weirdServerReply where text.hasPrefix("Invalid status line") || text.hasPrefix("Unsupported HTTP"):
+            "the reply is not HTTP/1.x or later; libcurl said: \(text)"
         default: text
         }
     }

@@ -180,6 +180,20 @@ import Testing
         #expect(CurlError.message(forCode: code, libcurlSaid: "x", duringBody: true).contains("paused transfer (64 MiB)"))
     }
 
+    /// A reply that is not HTTP is said so whichever code libcurl gives it: 7.x and a fresh
+    /// connection on 8.x say an unknown protocol, 8.x on a reused connection a weird reply.
+    @Test(arguments: [
+        (Curl.Code.unsupportedProtocol, "Unsupported protocol", true),
+        (Curl.Code.weirdServerReply, "Invalid status line", true),
+        (Curl.Code.weirdServerReply, "Unsupported HTTP/1 subversion in response", true),
+        (Curl.Code.weirdServerReply, "Header without colon", false),
+    ])
+    func aReplyThatIsNotHTTPIsSaidSo(code: Int, said: String, explained: Bool) {
+        let text = CurlError.message(forCode: code, libcurlSaid: said)
+        #expect(text.hasPrefix("the reply is not HTTP/1.x or later") == explained, "\(text)")
+        #expect(text.hasSuffix(said))
+    }
+
     @Test func refusedAndTimedOutConnectsFollowTheErrno() {
         #expect(CurlError.urlErrorCode(curlCode: Curl.Code.couldntConnect, osErrno: ECONNREFUSED) == .cannotConnectToHost)
         #expect(CurlError.urlErrorCode(curlCode: Curl.Code.couldntConnect, osErrno: ETIMEDOUT) == .timedOut)
