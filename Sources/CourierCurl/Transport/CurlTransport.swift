@@ -31,7 +31,7 @@ import Foundation
 public final class CurlTransport: HTTPTransport {
     /// The settings this transport was created with.
     public var configuration: Configuration { core.configuration }
-    private let core: CurlEngine
+    let core: CurlEngine
     /// The engine with the configuration's policies over it, built once.
     private let layered: TransportEngine
 

@@ -18,6 +18,32 @@ extension CurlWebSocketConnection {
         maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
         connectTimeout: Duration = .seconds(60), handshakeTimeout: Duration = .seconds(60), closeTimeout: Duration = .seconds(5)
     ) async throws -> CurlWebSocketConnection {
+        let answer = try await open(
+            to: url, protocols: protocols, configuration: configuration, loop: loop, maximumMessageLength: maximumMessageLength,
+            connectTimeout: connectTimeout, handshakeTimeout: handshakeTimeout, closeTimeout: closeTimeout)
+        switch answer {
+        case .upgraded(let connection, _): return connection
+        case .answered(let statusCode, _): throw WebSocketHandshakeError.notSwitchingProtocols(statusCode: statusCode)
+        }
+    }
+
+    /// How the server answered the upgrade request.
+    enum Answer {
+        /// A valid 101: the open connection, and the head's bytes.
+        case upgraded(CurlWebSocketConnection, head: [UInt8])
+        /// Another status; the connection is closed. The head's bytes, for the policies to read.
+        case answered(statusCode: Int, head: [UInt8])
+    }
+
+    /// ``connect(to:protocols:configuration:loop:maximumMessageLength:connectTimeout:handshakeTimeout:closeTimeout:)``,
+    /// sending `headerFields` too, and answering any status rather than failing on one other
+    /// than 101.
+    static func open(
+        to url: URL, headerFields: [HeaderField] = [], protocols: [String] = [], configuration: CurlTransport.Configuration,
+        loop: CurlEventLoop, maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
+        connectTimeout: Duration = .seconds(60), handshakeTimeout: Duration = .seconds(60), closeTimeout: Duration = .seconds(5),
+        idleTimeout: Duration? = nil, unixSocketPath: String? = nil
+    ) async throws -> Answer {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty
         else { throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString) }
         switch components.scheme?.lowercased() {
@@ -30,12 +56,13 @@ extension CurlWebSocketConnection {
         else { throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString) }
         var generator = SystemRandomNumberGenerator()
         let key = WebSocketHandshake.makeKey(using: &generator)
-        let request = try upgradeRequest(components, key: key, protocols: protocols)
+        let request = try upgradeRequest(components, key: key, protocols: protocols, headerFields: headerFields)
 
         let handle = try CurlEasyHandle(configuration: configuration)
         let easy = handle.pointer
         try Curl.set(easy, .url, wireURL)
         try Curl.set(easy, .connectOnly, 1)
+        if let unixSocketPath { try Curl.set(easy, .unixSocketPath, unixSocketPath) }
         // ALPN then offers http/1.1 only: the Upgrade mechanism does not exist in HTTP/2.
         try Curl.set(easy, .httpVersion, Curl.HTTPVersionValue.http1_1)
         // Through a proxy the bytes must go as they are, so in a tunnel, never as proxied HTTP.
@@ -51,20 +78,23 @@ extension CurlWebSocketConnection {
         return try await withTaskExecutorPreference(loop) {
             try await handshake(
                 handle: handle, request: request, key: key, protocols: protocols, loop: loop,
-                maximumMessageLength: maximumMessageLength, deadline: .now + handshakeTimeout, closeTimeout: closeTimeout)
+                maximumMessageLength: maximumMessageLength, deadline: .now + handshakeTimeout, closeTimeout: closeTimeout,
+                idleTimeout: idleTimeout)
         }
     }
 
     /// The upgrade request's bytes. libcurl writes none of it: with CONNECT_ONLY it sends no
     /// request of its own, so `Host` is the client's to write.
-    static func upgradeRequest(_ components: URLComponents, key: String, protocols: [String]) throws -> [UInt8] {
+    static func upgradeRequest(
+        _ components: URLComponents, key: String, protocols: [String], headerFields: [HeaderField] = []
+    ) throws -> [UInt8] {
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
         var host = components.percentEncodedHost ?? ""
         if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
         if let port = components.port, port != (components.scheme == "https" ? 443 : 80) { host += ":\(port)" }
         var head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        for field in try WebSocketHandshake.requestHeaderFields(key: key, protocols: protocols) {
+        for field in try WebSocketHandshake.requestHeaderFields(key: key, protocols: protocols) + headerFields {
             head += "\(field.name): \(field.value)\r\n"
         }
         return Array((head + "\r\n").utf8)
@@ -99,8 +129,8 @@ extension CurlWebSocketConnection {
     /// Sends the upgrade request, reads the head of the answer, and checks it.
     private static func handshake(
         handle: CurlEasyHandle, request: [UInt8], key: String, protocols: [String], loop: CurlEventLoop,
-        maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration
-    ) async throws -> CurlWebSocketConnection {
+        maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration, idleTimeout: Duration?
+    ) async throws -> Answer {
         guard loop.isCurrentThread else { throw CurlWebSocketConnectionError.eventLoopUnavailable }
         let easy = handle.pointer
         guard let socket = Curl.activeSocket(easy) else { throw CurlWebSocketConnectionError.connectionEndedDuringHandshake }
@@ -138,11 +168,16 @@ extension CurlWebSocketConnection {
         }
         let end = headEnd ?? received.count
         let head = Array(received[..<end])
+        let status = try statusCode(of: head)
+        // Any other answer is the policies' to read (a 401 to refresh on, cookies to keep);
+        // the connection goes with the handle.
+        guard status == 101 else { return .answered(statusCode: status, head: head) }
         let subprotocol = try WebSocketHandshake.checkResponse(
-            statusCode: statusCode(of: head), headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols)
-        return CurlWebSocketConnection(
+            statusCode: status, headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols)
+        let connection = CurlWebSocketConnection(
             handle: handle, socket: socket, loop: loop, subprotocol: subprotocol, bytesAfterHead: received[end...],
-            maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout)
+            maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout, idleTimeout: idleTimeout)
+        return .upgraded(connection, head: head)
     }
 
     /// The code of an `HTTP/1.1 NNN reason` status line.

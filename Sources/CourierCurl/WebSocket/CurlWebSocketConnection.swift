@@ -28,6 +28,8 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     let loop: CurlEventLoop
     private let socket: Int32
     private let closeTimeout: Duration
+    /// How long the server may send nothing before the client closes with 1001; nil waits.
+    private let idleTimeout: Duration?
 
     // The loop's thread only.
     /// Nil once the connection is closed: libcurl closes the socket when the handle goes, so the
@@ -41,6 +43,8 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     private var writersWaiting: [CheckedContinuation<Void, Never>] = []
     /// When the close timer fires: set when a close frame goes or comes.
     private var closeDeadline: ContinuousClock.Instant?
+    /// When bytes last came from the server, for the idle timeout.
+    private var lastReceived = ContinuousClock.now
     /// How the connection ended, once it did: every later receive reports it again.
     private var end: Result<Event, any Error>?
     /// Closes waiting for the receive under way to return, after which they read themselves.
@@ -54,13 +58,14 @@ final class CurlWebSocketConnection: @unchecked Sendable {
 
     init(
         handle: CurlEasyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, bytesAfterHead: ArraySlice<UInt8>,
-        maximumMessageLength: Int, closeTimeout: Duration
+        maximumMessageLength: Int, closeTimeout: Duration, idleTimeout: Duration? = nil
     ) {
         self.handle = handle
         self.socket = socket
         self.loop = loop
         self.subprotocol = subprotocol
         self.closeTimeout = closeTimeout
+        self.idleTimeout = idleTimeout
         receiveBuffer = Array(repeating: 0, count: Self.receiveChunkSize)
         state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength)
         // The server may send its first frames right behind the 101's head.
@@ -94,7 +99,41 @@ final class CurlWebSocketConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends a close frame, unless one went already, and returns: the receive under way (or
+    /// the next) reads on to the server's close, bounded by the close timeout.
+    func beginClose(code: WebSocketCloseCode, reason: String) async throws {
+        try await withTaskExecutorPreference(loop) {
+            try await self.beginCloseOnLoop(WebSocketCloseStatus(code: code, reason: reason))
+        }
+    }
+
+    /// Ends the connection now, without a close handshake: a receive waiting fails.
+    func abort() {
+        Task(executorPreference: loop) { await self.abortOnLoop() }
+    }
+
     // MARK: On the loop's thread
+
+    private func abortOnLoop() async {
+        // A loop that shut down closed its sockets' waits already; the handle goes with this.
+        guard loop.isCurrentThread, end == nil else { return }
+        _ = fail(WebSocketError.connectionEndedWithoutClose)
+    }
+
+    private func beginCloseOnLoop(_ status: WebSocketCloseStatus) async throws {
+        try checkOnLoop()
+        switch state.close(status) {
+        case .refuse(let error):
+            throw error
+        case .none:
+            break
+        case .sendClose(let frame):
+            closeDeadline = .now + closeTimeout
+            try await write(frame)
+            // A receive already waiting waits without the deadline: wake it to wait again with it.
+            if isReceiving { loop.endWaits(on: socket) }
+        }
+    }
 
     private func checkOnLoop() throws {
         // A loop that shut down runs its tasks' jobs elsewhere; the state is not to be touched there.
@@ -121,18 +160,7 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     }
 
     private func closeOnLoop(_ status: WebSocketCloseStatus) async throws -> WebSocketCloseStatus {
-        try checkOnLoop()
-        switch state.close(status) {
-        case .refuse(let error):
-            throw error
-        case .none:
-            break
-        case .sendClose(let frame):
-            closeDeadline = .now + closeTimeout
-            try await write(frame)
-            // A receive already waiting waits without the deadline: wake it to wait again with it.
-            if isReceiving { loop.endWaits(on: socket) }
-        }
+        try await beginCloseOnLoop(status)
         while true {
             if end == nil, isReceiving {
                 await withCheckedContinuation { receiveWaiters.append($0) }
@@ -196,14 +224,17 @@ final class CurlWebSocketConnection: @unchecked Sendable {
             guard let count else {
                 // Only after CURLE_AGAIN: TLS may hold a whole record read from the socket,
                 // which no readiness would announce.
-                switch await loop.waitUntilReady(socket, writing: false, deadline: closeDeadline) {
+                let idleDeadline = closeDeadline == nil ? idleTimeout.map { lastReceived + $0 } : nil
+                switch await loop.waitUntilReady(socket, writing: false, deadline: closeDeadline ?? idleDeadline) {
                 case .ready: continue
+                case .timedOut where idleDeadline != nil: try await idleTimerFired()
                 case .timedOut: try closeTimerFired()
                 case .unavailable: throw fail(CurlWebSocketConnectionError.eventLoopUnavailable)
                 }
                 continue
             }
             guard count > 0 else { throw connectionEnded(cause: nil) }
+            lastReceived = .now
             state.received(receiveBuffer[..<count])
             return
         }
@@ -224,6 +255,16 @@ final class CurlWebSocketConnection: @unchecked Sendable {
         case .close: throw fail(WebSocketError.closeTimedOut)
         case .fail(let error): throw fail(error)
         }
+    }
+
+    /// The server sent nothing for the idle timeout: the client says it is going away, and the
+    /// connection ends without waiting for the answer.
+    private func idleTimerFired() async throws {
+        guard let idleTimeout else { return }
+        if case .sendClose(let frame) = state.close(WebSocketCloseStatus(code: .goingAway, reason: "idle")) {
+            try? await write(frame)
+        }
+        throw fail(CurlWebSocketConnectionError.idleTimedOut(idleTimeout))
     }
 
     /// After the close handshake: waits for the server to end the connection (it closes first,

@@ -16,6 +16,7 @@ enum CurlWebSocketConnectionError: Error, Equatable, Sendable, CustomStringConve
     case eventLoopUnavailable
     /// A second `receive()` while one waits: one reader at a time.
     case receiveInProgress
+    case idleTimedOut(Duration)
 
     var description: String {
         switch self {
@@ -33,6 +34,8 @@ enum CurlWebSocketConnectionError: Error, Equatable, Sendable, CustomStringConve
             "the transport's event loop is shut down"
         case .receiveInProgress:
             "another receive() already waits on this WebSocket"
+        case .idleTimedOut(let timeout):
+            "the server sent nothing for \((Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).formattedSeconds); the client closed with 1001 (going away)"
         }
     }
 }
