@@ -191,3 +191,8 @@ struct WebSocketInbox<Consumer, Reader, PingWaiter, EndWaiter> {
         return false
     }
 }
+
+// Compared in tests, with strings for continuations.
+extension WebSocketInbox.ReceiveAction: Equatable where Consumer: Equatable {}
+extension WebSocketInbox.PongAction: Equatable where PingWaiter: Equatable {}
+extension WebSocketInbox.CloseAction: Equatable where Reader: Equatable {}

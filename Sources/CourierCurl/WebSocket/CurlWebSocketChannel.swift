@@ -101,6 +101,8 @@ final class CurlWebSocketChannel: WebSocketChannel {
             default:
                 return URLError(.badServerResponse, error.description, url: url)
             }
+        case is CancellationError:
+            return URLError(.cancelled, "the WebSocket handshake was cancelled", url: url)
         case let error as CurlError:
             return error.urlError(code: CurlError.urlErrorCode(curlCode: error.curlCode, osErrno: 0), url: url)
         default:

@@ -135,7 +135,16 @@ extension CurlWebSocketConnection {
         let easy = handle.pointer
         guard let socket = Curl.activeSocket(easy) else { throw CurlWebSocketConnectionError.connectionEndedDuringHandshake }
         func wait(writing: Bool) async throws {
-            switch await loop.waitUntilReady(socket, writing: writing, deadline: deadline) {
+            // The loop runs one job at a time: a cancellation either came before this check,
+            // or its handler's job runs once the wait below is registered, and ends it.
+            if Task.isCancelled { throw CancellationError() }
+            let readiness = await withTaskCancellationHandler {
+                await loop.waitUntilReady(socket, writing: writing, deadline: deadline)
+            } onCancel: {
+                Task(executorPreference: loop) { loop.endWaits(on: socket) }
+            }
+            if Task.isCancelled { throw CancellationError() }
+            switch readiness {
             case .ready: return
             case .timedOut: throw CurlWebSocketConnectionError.handshakeTimedOut
             case .unavailable: throw CurlWebSocketConnectionError.eventLoopUnavailable

@@ -1,0 +1,277 @@
+#if os(Linux)
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
+import CourierWebSocketTestSupport
+import Foundation
+import Testing
+
+@testable import CourierCurl
+
+/// The public WebSocket over the curl engine: messages, the close, and the policies over the
+/// opening handshake, against real servers on loopback.
+@Suite struct CurlTransportWebSocketTests {
+    @Test func echoesTextAndBinaryMessagesThenClosesNormally() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()))
+        #expect(socket.head.statusCode == 101)
+        #expect(socket.subprotocol == nil)
+        #expect(socket.url?.scheme == "http")
+        try await socket.send(.string("hello"))
+        try await socket.send(.data(Data([0, 1, 2, 255])))
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .string("hello"))
+        #expect(try await messages.next() == .data(Data([0, 1, 2, 255])))
+        try await socket.close(.normalClosure, reason: "done")
+        #expect(try await messages.next() == nil)
+        #expect(socket.closeCode == .normalClosure)
+        #expect(await server.firstClose() == TestWebSocketServer.ReceivedClose(code: 1000, reason: "done"))
+        await #expect(throws: WebSocketCloseError.self) { try await socket.send(.string("late")) }
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func pingReturnsOnceThePongIsRead() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()))
+        let roundTrip = try await socket.ping()
+        #expect(roundTrip > .zero)
+        try await socket.close()
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aServerCloseWithPolicyViolationEndsTheMessagesWithItsCodeAndReason() async throws {
+        let server = try await TestWebSocketServer.start(.closeFirst(code: 1008, reason: "no guests"))
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()))
+        do {
+            for try await _ in socket.messages {}
+            Issue.record("the messages ended without an error")
+        } catch let error as WebSocketCloseError {
+            #expect(error.code == .policyViolation)
+            #expect(error.reason == "no guests")
+            #expect(error.closedByServer)
+            #expect("\(error)".hasPrefix("the server closed the WebSocket with 1008 (policy violation): no guests (GET http://127.0.0.1:"))
+        }
+        #expect(socket.closeCode == .policyViolation)
+        #expect(socket.closeReason == "no guests")
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aServerCloseWith1000EndsTheMessagesNormally() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenClose()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()))
+        for try await _ in socket.messages {}
+        #expect(socket.closeCode == .normalClosure)
+        #expect(server.closeCodes == [1000])
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func theHandshakeCarriesTheRequestsFieldsTheUserAgentAndStoredCookies() async throws {
+        let server = try await HandshakeScriptServer.start(
+            [.upgradeThenClose(fields: ["Set-Cookie: session=abc; Path=/"])], accept: WebSocketHandshake.acceptValue(forKey:))
+        var policies = Policies()
+        policies.userAgent = "chat-app/2"
+        let cookies = CookieStore()
+        policies.cookies = cookies
+        let transport = try CurlTransport(configuration: configuration(policies))
+        var handshake = request(server.url(path: "chat?room=1"))
+        handshake.setValue("v1", forHTTPHeaderField: "X-Client-Version")
+        let socket = try await transport.webSocket(for: handshake)
+        for try await _ in socket.messages {}
+        let head = try #require(server.requestHeads.first)
+        #expect(head.hasPrefix("GET /chat?room=1 HTTP/1.1\r\n"))
+        #expect(head.contains("\r\nX-Client-Version: v1"))
+        #expect(head.contains("\r\nUser-Agent: chat-app/2"))
+        #expect(head.contains("\r\nHost: 127.0.0.1:\(server.port)"))
+        // The 101's cookie is kept for the server's next request, as a plain request's would be.
+        #expect(cookies.cookieHeader(for: try #require(URL(string: "http://127.0.0.1:\(server.port)/next"))) == "session=abc")
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aRejectedCredentialIsRefreshedOnceAndTheHandshakeSentAgain() async throws {
+        let server = try await HandshakeScriptServer.start(
+            [.status("HTTP/1.1 401 Unauthorized", fields: ["WWW-Authenticate: Bearer"]), .upgradeThenClose()],
+            accept: WebSocketHandshake.acceptValue(forKey:))
+        let origin = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let refreshes = Locked(0)
+        let authentication = Authentication(origin: origin, credential: .bearer("old")) { _ in
+            refreshes.withLock { $0 += 1 }
+            return .bearer("new")
+        }
+        var policies = Policies()
+        policies.callLayers = [authentication]
+        let transport = try CurlTransport(configuration: configuration(policies))
+        let socket = try await transport.webSocket(for: request(server.url()))
+        for try await _ in socket.messages {}
+        let heads = server.requestHeads
+        #expect(heads.count == 2)
+        #expect(heads.first?.contains("\r\nAuthorization: Bearer old") == true)
+        #expect(heads.last?.contains("\r\nAuthorization: Bearer new") == true)
+        #expect(refreshes.withLock { $0 } == 1)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aRedirectInAnswerToTheHandshakeIsRefusedNotFollowed() async throws {
+        let server = try await HandshakeScriptServer.start(
+            [.status("HTTP/1.1 302 Found", fields: ["Location: /elsewhere"]), .upgradeThenClose()],
+            accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        do {
+            _ = try await transport.webSocket(for: request(server.url()))
+            Issue.record("the handshake succeeded")
+        } catch let error as URLError {
+            #expect(error.code == .badServerResponse)
+            #expect(error.localizedDescription.contains("302 redirect to /elsewhere, which a WebSocket does not follow"))
+            #expect(error.localizedDescription.contains("(GET http://127.0.0.1:\(server.port)/socket)"))
+        }
+        #expect(server.requestHeads.count == 1)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func anAnswerOtherThan101FailsNamingTheStatus() async throws {
+        let server = try await HandshakeScriptServer.start([.status("HTTP/1.1 403 Forbidden")], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        do {
+            _ = try await transport.webSocket(for: request(server.url()))
+            Issue.record("the handshake succeeded")
+        } catch let error as URLError {
+            #expect(error.code == .badServerResponse)
+            #expect(error.localizedDescription.contains("answered the WebSocket handshake with 403"))
+            #expect(error.localizedDescription.contains("not 101 Switching Protocols"))
+        }
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func callLayersSeeTheHandshake() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenClose()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let recorder = HandshakeRecorder()
+        var policies = Policies()
+        policies.callLayers = [recorder]
+        let transport = try CurlTransport(configuration: configuration(policies))
+        let socket = try await transport.webSocket(for: request(server.url()))
+        for try await _ in socket.messages {}
+        #expect(recorder.seen.withLock { $0 } == ["GET http://127.0.0.1:\(server.port)/socket 101"])
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func theTotalDeadlineBoundsAHandshakeThatIsNeverAnswered() async throws {
+        let server = try await HandshakeScriptServer.start([.silence], accept: WebSocketHandshake.acceptValue(forKey:))
+        var policies = Policies()
+        policies.totalDeadline = 0.2
+        let transport = try CurlTransport(configuration: configuration(policies))
+        let error = await #expect(throws: URLError.self) { _ = try await transport.webSocket(for: request(server.url())) }
+        #expect(error?.code == .timedOut)
+        #expect(error?.localizedDescription.contains("total deadline of 0.2 s") == true)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func theIdleTimeoutClosesASilentSocketWithGoingAway() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenWait()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()), options: .init(idleTimeout: 0.2))
+        do {
+            for try await _ in socket.messages {}
+            Issue.record("the messages ended without an error")
+        } catch let error as URLError {
+            #expect(error.code == .timedOut)
+            #expect(error.localizedDescription.contains("the client closed with 1001 (going away)"))
+        }
+        await waitUntil { server.closeCodes == [1001] }
+        #expect(server.closeCodes == [1001])
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func theServersSubprotocolIsTheOneOffered() async throws {
+        let server = try await HandshakeScriptServer.start(
+            [.upgradeThenClose(fields: ["Sec-WebSocket-Protocol: chat.v2"])], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()), options: .init(protocols: ["chat.v2", "chat.v1"]))
+        #expect(socket.subprotocol == "chat.v2")
+        #expect(server.requestHeads.first?.contains("\r\nSec-WebSocket-Protocol: chat.v2, chat.v1") == true)
+        for try await _ in socket.messages {}
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aCloseCodeThatIsNeverSentIsRefusedWithNothingSent() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenWait()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let socket = try await transport.webSocket(for: request(server.url()), options: .init(closeTimeout: 0.2))
+        await #expect(throws: RequestError.self) { try await socket.close(.abnormalClosure) }
+        #expect(server.closeCodes.isEmpty)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aNonGETHandshakeIsRefusedWithNothingSent() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenClose()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        var post = request(server.url())
+        post.httpMethod = "POST"
+        await #expect(throws: RequestError.self) { _ = try await transport.webSocket(for: post) }
+        #expect(server.connections == 0)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func droppingTheSocketEndsTheConnection() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenWait()], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        var socket: WebSocket? = try await transport.webSocket(for: request(server.url()))
+        #expect(socket?.head.statusCode == 101)
+        #expect(server.endedConnections == 0)
+        socket = nil
+        await waitUntil { server.endedConnections == 1 }
+        #expect(server.endedConnections == 1)
+        // Dropped, not closed: no close frame went.
+        #expect(server.closeCodes.isEmpty)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    private func configuration(_ policies: Policies) -> CurlTransport.Configuration {
+        var configuration = CurlTransport.Configuration()
+        configuration.policies = policies
+        return configuration
+    }
+
+    private func request(_ url: String) -> URLRequest {
+        URLRequest(url: URL(string: url)!)
+    }
+}
+
+/// Records each handshake it sees as "METHOD URL STATUS".
+private final class HandshakeRecorder: HTTPExchangeLayer {
+    let seen = Locked<[String]>([])
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        let (body, head) = try await next(request)
+        seen.withLock { $0.append("\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") \(head.statusCode)") }
+        return (body, head)
+    }
+}
+
+/// Waits, a few milliseconds at a time, until `condition` holds or a generous bound passes.
+private func waitUntil(_ condition: () -> Bool) async {
+    for _ in 0..<500 where !condition() {
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+}
+#endif
