@@ -30,7 +30,7 @@ let snippetModules = [
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",
     "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
-    "CurlDNSOverHTTPS", "CurlHTTP3",
+    "CurlDNSOverHTTPS", "CurlHTTP3", "WebSocketsChat",
 ]
 let snippetTargets: [Target] = snippetModules.map { name in
     .target(
@@ -353,7 +353,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierSnippetTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport"]
+            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierWebSocketTestSupport"]
                 + snippetModules.map { .target(name: $0) }
         ),
     ],

@@ -25,6 +25,8 @@ import Testing
 @testable import StreamingMultipart
 @testable import StreamingResume
 @testable import StreamingSequence
+@testable import WebSocketsChat
+import CourierWebSocketTestSupport
 
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
 /// server on 127.0.0.1 where they take a base URL. Never any other network.
@@ -56,7 +58,7 @@ import Testing
             let transport = try CurlTransport()
             let url = server.url("/duplex-echo")
             do {
-                let answers = try await awaitWithin { try await chat(["hello", "again"], at: url, over: transport) }
+                let answers = try await awaitWithin { try await chatOverWebSocket(["hello", "again"], at: url, over: transport) }
                 await transport.shutdown()
                 return answers
             } catch {
@@ -248,5 +250,26 @@ import Testing
         }
         await curl.shutdown()
         await urlSession.shutdown()
+    }
+
+    /// The chat snippet against a NIO WebSocket echo server: every line comes back on the curl
+    /// engine; the URLSession engine opens too where Foundation has WebSockets, and refuses by
+    /// name where it has not.
+    @Test func theWebSocketSnippetChatsWithAnEchoServer() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let url = try #require(URL(string: server.url()))
+        let curl = try CurlTransport()
+        #if os(Linux)
+        #expect(try await chatOverWebSocket(["hello", "again"], at: url, over: curl) == ["hello", "again"])
+        #endif
+        let urlSession = URLSessionTransport()
+        do {
+            #expect(try await chatOverWebSocket(["hello"], at: url, over: urlSession) == ["hello"])
+        } catch let error as RequestError {
+            #expect(error.description.contains("URLSessionTransport cannot open a WebSocket"))
+        }
+        await curl.shutdown()
+        await urlSession.shutdown()
+        try await server.shutdown()
     }
 }
