@@ -28,6 +28,9 @@ public struct APIClient: Sendable {
     /// Sends the requests whose body is read as it arrives (see
     /// ``stream(_:uploading:)``); `nil` buffers them through the dispatcher's ``Networking``.
     package var streaming: StreamingNetworking?
+    /// Opens the WebSockets of ``webSocket(_:options:)``: the transport's, when the client was
+    /// made over one.
+    package var webSockets: (@Sendable (URLRequest, WebSocket.Options) async throws -> WebSocket)?
 
     /// Creates a client over any ``Networking``: a composed stack, a function over another
     /// client, or a test double. ``stream(_:uploading:)`` then buffers each body.
@@ -51,6 +54,7 @@ public struct APIClient: Sendable {
             baseURL: baseURL, exchange: transport.exchange, streaming: transport.streaming,
             decoder: decoder, encoder: encoder
         )
+        webSockets = { request, options in try await transport.webSocket(for: request, options: options) }
     }
 
     /// A client over an ``HTTPExchange`` and, optionally, a ``StreamingNetworking``.

@@ -63,14 +63,20 @@ extension WebSocket {
         let (upgrade, head) = try await layered(exchange: engine, policies.webSocketLayers())(request, nil)
         guard head.statusCode == 101, let channel = upgrade.channel else {
             upgrade.channel?.abort()
-            throw URLError(
+            var refusal = URLError(
                 .badServerResponse,
                 "the server answered the WebSocket handshake with \(head.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: head.statusCode)), not 101 Switching Protocols",
                 url: request.url
             ).described(for: request)
+            // For APIClient, which answers a status with its APIError kind.
+            refusal = URLError(refusal.code, userInfo: refusal.userInfo.merging([Self.refusedHeadKey: head]) { $1 })
+            throw refusal
         }
         return WebSocket(channel: channel, head: head, request: request)
     }
+
+    /// The `URLError` user-info key under which a refused handshake carries the server's head.
+    package static let refusedHeadKey = "CourierWebSocketRefusedHead"
 
     /// `ws` and `wss` as `http` and `https`; other URLs as they are.
     package static func httpForm(_ url: URL) -> URL {

@@ -244,6 +244,42 @@ import Testing
         try await server.shutdown()
     }
 
+    @Test func anAPIClientOpensASocketAtAPathOfItsBaseURL() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let transport = try CurlTransport()
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/")), transport: transport)
+        let socket = try await client.webSocket(Request("socket"))
+        try await socket.send(.string("typed"))
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .string("typed"))
+        try await socket.close()
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func anAPIClientAnswersARefusedHandshakeWithTheStatusKind() async throws {
+        let server = try await HandshakeScriptServer.start(
+            [.status("HTTP/1.1 401 Unauthorized", fields: ["WWW-Authenticate: Bearer"])], accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/")), transport: transport)
+        let error = await #expect(throws: APIError.self) { _ = try await client.webSocket(Request("socket")) }
+        #expect(error?.kind == .unauthorized)
+        #expect(error?.head?.statusCode == 401)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func anAPIClientOverANetworkingFunctionRefusesByName() async throws {
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:1/"))) { _ in throw URLError(.cancelled) }
+        let error = await #expect(throws: APIError.self) { _ = try await client.webSocket(Request("socket")) }
+        guard case .invalidRequest(.unsupportedOption(_, let transport, let supportedBy)) = error?.kind else {
+            Issue.record("expected an unsupportedOption refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(transport == "APIClient(baseURL:networking:)")
+        #expect(supportedBy == "APIClient(baseURL:transport:)")
+    }
+
     private func configuration(_ policies: Policies) -> CurlTransport.Configuration {
         var configuration = CurlTransport.Configuration()
         configuration.policies = policies
