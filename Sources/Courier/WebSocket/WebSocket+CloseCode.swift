@@ -1,9 +1,12 @@
 /// A WebSocket close status code (RFC 6455 §7.4), with the names `URLSessionWebSocketTask`
 /// gives the registered ones. Codes 3000–4999 are an application's own: `CloseCode(rawValue: 4001)`.
 extension WebSocket {
+    /// A close status code; see the extension's overview.
     public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as it goes on the wire.
         public let rawValue: UInt16
 
+        /// The code `rawValue`, registered or an application's own.
         public init(rawValue: UInt16) {
             self.rawValue = rawValue
         }

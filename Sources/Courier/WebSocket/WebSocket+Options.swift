@@ -21,6 +21,7 @@ extension WebSocket {
         /// to end the connection. 5 by default.
         public var closeTimeout: TimeInterval
 
+        /// Options with the defaults above, changed where given.
         public init(
             protocols: [String] = [], maximumMessageBytes: Int = 16 << 20, compression: Compression? = nil,
             idleTimeout: TimeInterval? = nil, closeTimeout: TimeInterval = 5
@@ -48,6 +49,7 @@ extension WebSocket {
         /// The most window the server may use, 2^bits bytes (8–15).
         public var serverMaxWindowBits: Int
 
+        /// An offer with both windows at 32 KiB, kept between messages, changed where given.
         public init(
             clientContextTakeover: Bool = true, serverContextTakeover: Bool = true, clientMaxWindowBits: Int = 15,
             serverMaxWindowBits: Int = 15

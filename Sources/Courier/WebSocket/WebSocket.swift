@@ -290,16 +290,20 @@ public final class WebSocket: Sendable {
 extension WebSocket {
     /// The server's messages; see ``WebSocket/messages``.
     public struct Messages: AsyncSequence, Sendable {
+        /// One message from the server.
         public typealias Element = Message
         let socket: WebSocket
 
+        /// An iterator over the messages; one reads at a time.
         public func makeAsyncIterator() -> Iterator {
             Iterator(socket: socket)
         }
 
+        /// Reads the server's messages in order.
         public struct Iterator: AsyncIteratorProtocol {
             let socket: WebSocket
 
+            /// The next message; nil after a normal end (see ``WebSocket/messages``).
             public mutating func next() async throws -> Message? {
                 try await socket.next()
             }
