@@ -302,7 +302,7 @@ let package = Package(
             name: "CourierLoggingTests",
             dependencies: [
                 "Courier", "CourierCurl", "CourierLogging", "CourierTestServer", "CourierObservabilityTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "CourierWebSocketTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -313,6 +313,7 @@ let package = Package(
                 "CourierObservabilityTestSupport",
                 "CourierMetrics",
                 "CourierTestServer",
+                "CourierWebSocketTestSupport",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
@@ -325,6 +326,7 @@ let package = Package(
                 "CourierObservabilityTestSupport",
                 "CourierTracing",
                 "CourierTestServer",
+                "CourierWebSocketTestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]

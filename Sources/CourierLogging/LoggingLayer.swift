@@ -75,6 +75,12 @@ private struct LoggingLayer: HTTPExchangeLayer {
             // A streamed body is still arriving: its size is not known yet.
             metadata.addResponse(head, bodySize: (body as? Data)?.count)
             logger.log(level: level, "HTTP exchange", metadata: metadata)
+            if let socket = webSocketEndSignal(of: body) {
+                // The 101 is the socket's start: its close is a line of its own, with the same id.
+                socket.whenEnded { [logger, level, failureLevel, metadata] ending in
+                    logWebSocketEnd(ending, to: logger, level: level, failureLevel: failureLevel, handshake: metadata)
+                }
+            }
             return (body, head)
         } catch {
             // An exchange that failed after it started carries what the engine measured
@@ -89,6 +95,26 @@ private struct LoggingLayer: HTTPExchangeLayer {
             throw error
         }
     }
+}
+
+/// "WebSocket closed" with the close code, reason and who closed first, or "WebSocket failed"
+/// with the error, at the failure level; with the handshake's request id, method and URL.
+private func logWebSocketEnd(
+    _ ending: WebSocketEnding, to logger: Logger, level: Logger.Level, failureLevel: Logger.Level, handshake: Logger.Metadata
+) {
+    var metadata: Logger.Metadata = handshake.filter { ["request_id", "http.request.method", "url.full"].contains($0.key) }
+    metadata["duration_ms"] = .string(milliseconds(ending.duration))
+    if let error = ending.error {
+        metadata["error.type"] = .string(errorType(of: error))
+        metadata["error.message"] = .string(readableMessage(for: error))
+        logger.log(level: failureLevel, "WebSocket failed", metadata: metadata)
+        return
+    }
+    if let code = ending.code { metadata["websocket.close_code"] = .stringConvertible(code.rawValue) }
+    if !ending.reason.isEmpty { metadata["websocket.close_reason"] = .string(ending.reason) }
+    metadata["websocket.closed_by"] = .string(ending.closedByServer ? "server" : "client")
+    let normal = ending.code?.isNormal ?? false || !ending.closedByServer
+    logger.log(level: normal ? level : failureLevel, "WebSocket closed", metadata: metadata)
 }
 
 /// The header field whose value, when a request has one, is its id in the log.

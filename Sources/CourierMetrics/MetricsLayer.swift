@@ -60,6 +60,14 @@ private struct MetricsLayer: HTTPExchangeLayer {
             instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
             let source = answer.1.metrics.source
             if source != .network { instruments.answeredFromCache(method: method, host: host, source: source) }
+            if let socket = webSocketEndSignal(of: answer.0) {
+                let open = instruments.openWebSockets(host: host)
+                open.increment()
+                socket.whenEnded { [instruments] ending in
+                    open.decrement()
+                    instruments.webSocketEnded(host: host, ending: ending)
+                }
+            }
             return answer
         } catch {
             let duration = ExchangeMetrics(failure: error)?.wholeCallDuration ?? clock.now - start
@@ -116,6 +124,35 @@ private final class ExchangeInstruments: Sendable {
             return counter
         }
         counter.increment()
+    }
+
+    /// The WebSockets open to `host`.
+    func openWebSockets(host: String) -> Meter {
+        let key = Key(method: "WebSocket", host: host)
+        return inFlight.withLock { meters in
+            if let meter = meters[key] { return meter }
+            let meter = Meter(label: "\(prefix)_websockets_open", dimensions: [("host", host)], factory: factory)
+            meters[key] = meter
+            return meter
+        }
+    }
+
+    /// Counts a WebSocket's end by its close code ("error" when it failed), and times its life.
+    func webSocketEnded(host: String, ending: WebSocketEnding) {
+        let close = ending.error == nil ? ending.code.map { String($0.rawValue) } ?? "none" : "error"
+        let key = Key(method: "WebSocket", host: host, statusClass: close)
+        let instruments = ended.withLock { instruments in
+            if let existing = instruments[key] { return existing }
+            let dimensions = [("host", host), ("close_code", close)]
+            let made = Ended(
+                requests: Counter(label: "\(prefix)_websockets_closed_total", dimensions: dimensions, factory: factory),
+                duration: CoreMetrics.Timer(label: "\(prefix)_websocket_duration", dimensions: dimensions, factory: factory)
+            )
+            instruments[key] = made
+            return made
+        }
+        instruments.requests.increment()
+        instruments.duration.recordNanoseconds(ending.duration.nanoseconds)
     }
 
     func ended(method: String, host: String, statusClass: String, after duration: Duration) {

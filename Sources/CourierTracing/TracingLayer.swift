@@ -66,8 +66,12 @@ private struct TracingLayer: HTTPExchangeLayer {
         let start = DefaultTracerClock.now
         let span = spanTracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: start)
         var end: DefaultTracerClock.Timestamp?
+        // A WebSocket's span lasts as long as the socket, and ends with its close.
+        var endsWithSocket = false
         defer {
-            if let end { span.end(at: end) } else { span.end() }
+            if !endsWithSocket {
+                if let end { span.end(at: end) } else { span.end() }
+            }
         }
         span.attributes.addRequest(request, method: method)
         var sent = request
@@ -81,6 +85,10 @@ private struct TracingLayer: HTTPExchangeLayer {
                 try await next(sent)
             }
             span.recordResponse(head, startedAt: start)
+            if let socket = webSocketEndSignal(of: body) {
+                endsWithSocket = true
+                socket.whenEnded { ending in span.recordWebSocketEnd(ending) }
+            }
             return (body, head)
         } catch {
             if let measured = ExchangeMetrics(failure: error) {
@@ -180,5 +188,21 @@ private func defaultPort(of scheme: String?) -> Int? {
     case "http": 80
     case "https": 443
     default: nil
+    }
+}
+
+extension Span {
+    /// The close code and who closed first, or the failure, then the span's end.
+    fileprivate func recordWebSocketEnd(_ ending: WebSocketEnding) {
+        if let error = ending.error {
+            let failure = RecordedFailure(error)
+            attributes["error.type"] = failure.type
+            recordError(failure)
+            setStatus(SpanStatus(code: .error, message: failure.message))
+        } else {
+            if let code = ending.code { attributes["websocket.close_code"] = Int(code.rawValue) }
+            attributes["websocket.closed_by"] = ending.closedByServer ? "server" : "client"
+        }
+        end()
     }
 }

@@ -35,7 +35,7 @@ public final class WebSocket: Sendable {
     private let inbox: Locked<Inbox>
     private let request: URLRequest
 
-    package init(channel: any WebSocketChannel, head: ResponseHead, request: URLRequest) {
+    package init(channel: any WebSocketChannel, head: ResponseHead, request: URLRequest, ended: WebSocketEndSignal = WebSocketEndSignal()) {
         self.channel = channel
         self.head = head
         self.request = request
@@ -44,7 +44,11 @@ public final class WebSocket: Sendable {
         self.inbox = inbox
         // The loop holds the channel and the inbox, never the socket, so that dropping the
         // socket reaches its deinit and ends the connection.
-        Task { await Self.read(channel, into: inbox, describingFor: request) }
+        let opened = ContinuousClock.now
+        Task {
+            let ending = await Self.read(channel, into: inbox, describingFor: request)
+            ended.end(Self.ending(ending, after: .now - opened))
+        }
     }
 
     deinit {
@@ -156,8 +160,10 @@ public final class WebSocket: Sendable {
 
     // MARK: Reading
 
-    /// Reads events into `inbox` while it has room, until the connection ends.
-    private static func read(_ channel: any WebSocketChannel, into inbox: Locked<Inbox>, describingFor request: URLRequest) async {
+    /// Reads events into `inbox` while it has room, until the connection ends; answers how.
+    private static func read(
+        _ channel: any WebSocketChannel, into inbox: Locked<Inbox>, describingFor request: URLRequest
+    ) async -> Inbox.End {
         while true {
             let goOn = await withCheckedContinuation { waiter in
                 switch inbox.withLock({ $0.readerWaits(waiter) }) {
@@ -166,7 +172,7 @@ public final class WebSocket: Sendable {
                 case .wait: break
                 }
             }
-            guard goOn else { return }
+            guard goOn else { return inbox.withLock { $0.end } ?? .failed(CancellationError()) }
             let ending: Inbox.End
             do {
                 switch try await channel.receive() {
@@ -189,7 +195,16 @@ public final class WebSocket: Sendable {
                 ending = .failed(described(error, for: request))
             }
             finish(inbox, ending, url: request.url)
-            return
+            return ending
+        }
+    }
+
+    private static func ending(_ end: Inbox.End, after duration: Duration) -> WebSocketEnding {
+        switch end {
+        case .closed(let code, let reason, let byServer):
+            WebSocketEnding(code: code, reason: reason, closedByServer: byServer, error: nil, duration: duration)
+        case .failed(let error):
+            WebSocketEnding(code: nil, reason: "", closedByServer: false, error: error, duration: duration)
         }
     }
 

@@ -72,7 +72,7 @@ extension WebSocket {
             refusal = URLError(refusal.code, userInfo: refusal.userInfo.merging([Self.refusedHeadKey: head]) { $1 })
             throw refusal
         }
-        return WebSocket(channel: channel, head: head, request: request)
+        return WebSocket(channel: channel, head: head, request: request, ended: upgrade.ended)
     }
 
     /// The `URLError` user-info key under which a refused handshake carries the server's head.

@@ -8,6 +8,8 @@ import Foundation
 /// has then closed the connection). The policy layers pass it along as they pass a body.
 package struct WebSocketUpgrade: Sendable {
     package let channel: (any WebSocketChannel)?
+    /// Tells the layers that saw the handshake how the socket ended.
+    package let ended = WebSocketEndSignal()
 
     package init(_ channel: (any WebSocketChannel)?) {
         self.channel = channel
