@@ -333,7 +333,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierParityTests",
-            dependencies: ["Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport"]
+            dependencies: [
+                "Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport", "CourierWebSocketTestSupport",
+            ]
         ),
         // Generated/ holds the client made from openapi.yaml once, by hand (see its README), so
         // that building the tests never builds the generator.
