@@ -48,9 +48,11 @@ package final class HandshakeScriptServer: Sendable {
 
     /// - Parameter accept: The `Sec-WebSocket-Accept` value for a key (the client's own
     ///   computation is the one under test, so the test passes the reference one).
-    package static func start(_ script: [Answer], accept: @escaping @Sendable (String) -> String) async throws -> HandshakeScriptServer {
+    package static func start(
+        _ script: [Answer], unixSocketPath: String? = nil, accept: @escaping @Sendable (String) -> String
+    ) async throws -> HandshakeScriptServer {
         let state = NIOLockedValueBox<(script: [Answer], heads: [String], closeCodes: [UInt16?], connections: Int, ended: Int)>((script, [], [], 0, 0))
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let listener = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 state.withLockedValue { $0.connections += 1 }
@@ -58,13 +60,15 @@ package final class HandshakeScriptServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ScriptedHandshakeHandler(state: state, accept: accept))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        guard let port = listener.localAddress?.port else {
-            try? await listener.close()
+        let bound = try await {
+            if let unixSocketPath { return try await listener.bind(unixDomainSocketPath: unixSocketPath, cleanupExistingSocketFile: true).get() }
+            return try await listener.bind(host: "127.0.0.1", port: 0).get()
+        }()
+        guard let port = unixSocketPath == nil ? bound.localAddress?.port : 0 else {
+            try? await bound.close()
             throw TestWebSocketServerError.noLocalAddress
         }
-        return HandshakeScriptServer(port: port, listener: listener, state: state)
+        return HandshakeScriptServer(port: port, listener: bound, state: state)
     }
 
     package func shutdown() async throws {

@@ -9,6 +9,7 @@ final class URLSessionWebSocketChannel: WebSocketChannel {
     private let task: URLSessionWebSocketTask
     private let session: URLSession
     let subprotocol: String?
+    let executor: (any TaskExecutor)? = nil
 
     private init(task: URLSessionWebSocketTask, session: URLSession, subprotocol: String?) {
         self.task = task

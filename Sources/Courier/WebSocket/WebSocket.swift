@@ -45,7 +45,7 @@ public final class WebSocket: Sendable {
         // The loop holds the channel and the inbox, never the socket, so that dropping the
         // socket reaches its deinit and ends the connection.
         let opened = ContinuousClock.now
-        Task {
+        Task(executorPreference: channel.executor) {
             let ending = await Self.read(channel, into: inbox, describingFor: request)
             ended.end(Self.ending(ending, after: .now - opened))
         }

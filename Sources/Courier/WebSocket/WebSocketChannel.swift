@@ -12,6 +12,9 @@ import Foundation
 package protocol WebSocketChannel: Sendable {
     /// The subprotocol the server chose, nil when it chose none.
     var subprotocol: String? { get }
+    /// Where the socket's reading runs best: the engine's own thread, when it has one, saves a
+    /// hop per message. Nil for the global executor.
+    var executor: (any TaskExecutor)? { get }
     /// The next message, pong or close. After the close handshake, or after a failure, it ends
     /// the same way again.
     func receive() async throws -> WebSocketEvent

@@ -18,6 +18,8 @@ final class CurlWebSocketChannel: WebSocketChannel {
 
     var subprotocol: String? { connection.subprotocol }
 
+    var executor: (any TaskExecutor)? { connection.loop }
+
     func receive() async throws -> WebSocketEvent {
         let event: CurlWebSocketConnection.Event
         do {

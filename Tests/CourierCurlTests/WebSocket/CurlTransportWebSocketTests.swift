@@ -244,6 +244,32 @@ import Testing
         try await server.shutdown()
     }
 
+    @Test func aSocketOpensOverAUnixDomainSocket() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courier-ws-\(UUID().uuidString.prefix(8)).sock").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await HandshakeScriptServer.start([.upgradeThenClose()], unixSocketPath: path, accept: WebSocketHandshake.acceptValue(forKey:))
+        let transport = try CurlTransport()
+        let url = try #require(URL.unixSocket(path, path: "/over-unix"))
+        let socket = try await transport.webSocket(for: URLRequest(url: url))
+        for try await _ in socket.messages {}
+        #expect(socket.closeCode == .normalClosure)
+        #expect(server.requestHeads.first?.hasPrefix("GET /over-unix HTTP/1.1\r\n") == true)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test func aDNSOverrideSendsANameToLoopbackWithItsHostField() async throws {
+        let server = try await HandshakeScriptServer.start([.upgradeThenClose()], accept: WebSocketHandshake.acceptValue(forKey:))
+        var configuration = CurlTransport.Configuration()
+        configuration.resolve = [.init(host: "chat.example", port: server.port, addresses: ["127.0.0.1"])]
+        let transport = try CurlTransport(configuration: configuration)
+        let socket = try await transport.webSocket(for: request("ws://chat.example:\(server.port)/room"))
+        for try await _ in socket.messages {}
+        #expect(server.requestHeads.first?.contains("\r\nHost: chat.example:\(server.port)\r\n") == true)
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
     @Test func anAPIClientOpensASocketAtAPathOfItsBaseURL() async throws {
         let server = try await TestWebSocketServer.start(.echo)
         let transport = try CurlTransport()
