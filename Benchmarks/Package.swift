@@ -12,6 +12,9 @@ let package = Package(
         .package(name: "Courier", path: ".."),
         // Pinned exactly: the figures are only comparable run to run against one client version.
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        // The WebSocket rows' peer client and their echo server are written on NIOWebSocket; pinned
+        // to the version AsyncHTTPClient resolves to here, for the same reason.
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
         // Counts malloc-family calls by defining them in the executable itself (no LD_PRELOAD);
@@ -24,6 +27,10 @@ let package = Package(
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "CourierCurl", package: "Courier"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // A fixed number of requests with a synchronous main, for instruction counts under

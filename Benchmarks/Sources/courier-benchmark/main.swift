@@ -18,6 +18,9 @@ import Glibc
 //   courier-benchmark report RESULTS.jsonl STARTUP.txt               the table
 //   courier-benchmark scale-report RESULTS.jsonl                     the table of `run --scale`
 //   courier-benchmark libcurl                                        the libcurls this process loaded
+//   courier-benchmark websocket CLIENT WS-URL WORKLOAD [SECONDS]     one JSON record (WebSocketMeasure.swift)
+//   courier-benchmark websocket-report RESULTS.jsonl                 the tables of `run --websocket`
+//   courier-benchmark websocket-server                               the WebSocket rows' server (WebSocketServer.swift)
 //
 // CLIENT: curl | curl-response | curl-executor | urlsession | ahc. BASE-URL: the nginx that `run` starts. WORKLOAD: see
 // `Workload.all`, or scale-WIDTHxCONNECTIONS (`Workload.scaling`); the C program (c/multi-get.c)
@@ -33,6 +36,15 @@ do {
         exit(record.failures == 0 ? 0 : 1)
     case "report" where arguments.count >= 4:
         try printReport(results: arguments[2], startup: arguments[3])
+    case "websocket" where arguments.count >= 5:
+        let seconds = arguments.count > 5 ? Double(arguments[5]) ?? 1 : 1
+        let record = try await measureWebSocket(client: arguments[2], base: arguments[3], workloadName: arguments[4], seconds: seconds)
+        print(record.jsonLine)
+        exit(record.failures == 0 ? 0 : 1)
+    case "websocket-report" where arguments.count >= 3:
+        try printWebSocketReport(results: arguments[2])
+    case "websocket-server":
+        try await serveWebSockets()
     case "scale-report" where arguments.count >= 3:
         try printScaleReport(results: arguments[2])
     case "libcurl":
@@ -45,6 +57,9 @@ do {
                    courier-benchmark report RESULTS.jsonl STARTUP.txt
                    courier-benchmark scale-report RESULTS.jsonl
                    courier-benchmark libcurl
+                   courier-benchmark websocket ws-curl|ws-urlsession|ws-nio WS-URL WORKLOAD [SECONDS]
+                   courier-benchmark websocket-report RESULTS.jsonl
+                   courier-benchmark websocket-server
 
             """.utf8))
         exit(2)
