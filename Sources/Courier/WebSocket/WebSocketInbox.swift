@@ -26,8 +26,9 @@ struct WebSocketInbox<Consumer, Reader, PingWaiter, EndWaiter> {
         var endWaiters: [EndWaiter] = []
     }
 
+    /// The messages held, oldest first. A taken message leaves the array at once: a reader that
+    /// never quite catches up never empties it, and what it took must not stay referenced here.
     private var messages: [WebSocket.Message] = []
-    private var head = 0
     private var bufferedBytes = 0
     private var consumer: Consumer?
     private var reader: Reader?
@@ -40,7 +41,7 @@ struct WebSocketInbox<Consumer, Reader, PingWaiter, EndWaiter> {
 
     init() {}
 
-    private var heldCount: Int { messages.count - head }
+    private var heldCount: Int { messages.count }
 
     private var hasRoom: Bool {
         clientClose != nil || (heldCount < Self.maximumMessages && bufferedBytes < Self.maximumBytes)
@@ -126,13 +127,9 @@ struct WebSocketInbox<Consumer, Reader, PingWaiter, EndWaiter> {
     mutating func consumerWaits(_ waiter: Consumer) -> NextAction {
         guard consumer == nil else { return .refuse(waiter) }
         if heldCount > 0 {
-            let message = messages[head]
-            head += 1
+            // At most maximumMessages move up: cheaper than the message's own delivery.
+            let message = messages.removeFirst()
             bufferedBytes -= message.byteCount
-            if head == messages.count {
-                messages.removeAll(keepingCapacity: true)
-                head = 0
-            }
             let wake = hasRoom ? reader : nil
             if wake != nil { reader = nil }
             return .deliver(waiter, message, wakingReader: wake)

@@ -21,6 +21,29 @@ import Testing
         }
     }
 
+    @Test func aTakenMessageIsReleasedWhileOthersWaitBehindIt() {
+        let released = Locked(false)
+        var inbox = Inbox()
+        do {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 1)
+            let data = Data(bytesNoCopy: bytes, count: 64, deallocator: .custom { pointer, _ in
+                pointer.deallocate()
+                released.withLock { $0 = true }
+            })
+            _ = inbox.received(.data(data))
+        }
+        // A slow reader: the next message is read before the first is taken, so the inbox is
+        // never empty when the reader takes one.
+        _ = inbox.received(.string("behind"))
+        do {
+            guard case .deliver("reader", .data, wakingReader: nil) = inbox.consumerWaits("reader") else {
+                Issue.record("the first message was not delivered")
+                return
+            }
+        }
+        #expect(released.withLock { $0 })
+    }
+
     @Test func aMegabyteOfMessagesStopsTheReadingToo() {
         var inbox = Inbox()
         _ = inbox.received(.data(Data(count: Inbox.maximumBytes)))
