@@ -182,7 +182,8 @@ extension CurlWebSocketConnection {
         // the connection goes with the handle.
         guard status == 101 else { return .answered(statusCode: status, head: head) }
         let subprotocol = try WebSocketHandshake.checkResponse(
-            statusCode: status, headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols)
+            statusCode: status, headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols
+        ).subprotocol
         let connection = CurlWebSocketConnection(
             handle: handle, socket: socket, loop: loop, subprotocol: subprotocol, bytesAfterHead: received[end...],
             maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout, idleTimeout: idleTimeout)

@@ -27,9 +27,12 @@ enum WebSocketHandshake {
     }
 
     /// The fields the upgrade request carries besides those of any GET (libcurl writes `Host`):
-    /// `Upgrade`, `Connection`, the key, the version (13), and the subprotocols the client
-    /// offers, most preferred first, when it offers any.
-    static func requestHeaderFields(key: String, protocols: [String] = []) throws(WebSocketHandshakeError) -> [HeaderField] {
+    /// `Upgrade`, `Connection`, the key, the version (13), the subprotocols the client offers,
+    /// most preferred first, when it offers any, and its permessage-deflate offer when it makes
+    /// one.
+    static func requestHeaderFields(
+        key: String, protocols: [String] = [], deflate: WebSocketDeflateSettings? = nil
+    ) throws(WebSocketHandshakeError) -> [HeaderField] {
         var seen: Set<String> = []
         for name in protocols {
             guard isToken(name) else { throw .protocolNotAToken(name) }
@@ -44,19 +47,33 @@ enum WebSocketHandshake {
         if !protocols.isEmpty {
             fields.append(HeaderField(name: "Sec-WebSocket-Protocol", value: protocols.joined(separator: ", ")))
         }
+        if let deflate {
+            fields.append(HeaderField(name: "Sec-WebSocket-Extensions", value: try deflate.offer()))
+        }
         return fields
     }
 
+    /// What the server's 101 agreed to.
+    struct Agreement: Equatable, Sendable {
+        /// The subprotocol the server chose, nil when it chose none.
+        var subprotocol: String?
+        /// The compression the server accepted, nil when the client offered none or the server
+        /// declined it: then messages go uncompressed.
+        var deflate: WebSocketDeflateParameters?
+    }
+
     /// Checks the server's answer to the upgrade request as §4.1 requires of a client, and
-    /// returns the subprotocol the server chose, nil when it chose none.
+    /// returns what it agreed to.
     ///
     /// The answer must be a 101 whose `Upgrade` is `websocket` and whose `Connection` holds
     /// `Upgrade` (both compared without regard to case), whose `Sec-WebSocket-Accept` is
-    /// ``acceptValue(forKey:)``, that names no extension (the client offers none), and that
-    /// names a subprotocol only if the client offered it.
+    /// ``acceptValue(forKey:)``, that names no extension but permessage-deflate when the client
+    /// offered it (`deflate`), and then as RFC 7692 allows, and that names a subprotocol only
+    /// if the client offered it.
     static func checkResponse(
-        statusCode: Int, headerFields: HeaderFields, key: String, protocols: [String] = []
-    ) throws(WebSocketHandshakeError) -> String? {
+        statusCode: Int, headerFields: HeaderFields, key: String, protocols: [String] = [],
+        deflate: WebSocketDeflateSettings? = nil
+    ) throws(WebSocketHandshakeError) -> Agreement {
         guard statusCode == 101 else { throw .notSwitchingProtocols(statusCode: statusCode) }
         let upgrade = headerFields["Upgrade"]
         guard let upgrade, tokens(upgrade).contains(where: { $0.lowercased() == "websocket" }) else {
@@ -69,12 +86,32 @@ enum WebSocketHandshake {
         let accept = headerFields["Sec-WebSocket-Accept"].map(trimmed)
         let expected = acceptValue(forKey: key)
         guard accept == expected else { throw .acceptMismatch(expected: expected, received: accept) }
-        if let extensions = headerFields["Sec-WebSocket-Extensions"], !tokens(extensions).isEmpty {
-            throw .extensionNotOffered(trimmed(extensions))
+        let agreed = try agreedExtensions(headerFields["Sec-WebSocket-Extensions"], offered: deflate)
+        guard let chosen = headerFields["Sec-WebSocket-Protocol"].map(trimmed), !chosen.isEmpty else {
+            return Agreement(subprotocol: nil, deflate: agreed)
         }
-        guard let chosen = headerFields["Sec-WebSocket-Protocol"].map(trimmed), !chosen.isEmpty else { return nil }
         guard protocols.contains(chosen) else { throw .protocolNotOffered(chosen) }
-        return chosen
+        return Agreement(subprotocol: chosen, deflate: agreed)
+    }
+
+    /// The permessage-deflate the server's `Sec-WebSocket-Extensions` accepts (nil when it
+    /// names none), or why the client fails the connection: an extension the client did not
+    /// offer, permessage-deflate twice, or parameters RFC 7692 does not allow.
+    private static func agreedExtensions(
+        _ value: String?, offered deflate: WebSocketDeflateSettings?
+    ) throws(WebSocketHandshakeError) -> WebSocketDeflateParameters? {
+        guard let value, !tokens(value).isEmpty else { return nil }
+        guard let deflate else { throw .extensionNotOffered(trimmed(value)) }
+        guard let extensions = WebSocketExtension.list(from: value) else { throw .extensionsMalformed(trimmed(value)) }
+        var agreed: WebSocketDeflateParameters?
+        for element in extensions {
+            guard element.name.lowercased() == WebSocketDeflateSettings.extensionName else {
+                throw .extensionNotOffered(element.text)
+            }
+            guard agreed == nil else { throw .extensionRepeated(element.name) }
+            agreed = try deflate.agreement(with: element.parameters)
+        }
+        return agreed
     }
 
     /// The comma-separated elements of a field value, trimmed, empty ones dropped.
@@ -115,6 +152,29 @@ enum WebSocketHandshakeError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The server chose a subprotocol the client did not offer.
     case protocolNotOffered(String)
 
+    // MARK: permessage-deflate (RFC 7692)
+
+    /// A window the client was asked to offer is outside 8...15 bits; nothing was sent.
+    case deflateWindowBitsOutOfRange(parameter: String, value: Int)
+    /// The server's `Sec-WebSocket-Extensions` does not follow RFC 6455's grammar.
+    case extensionsMalformed(String)
+    /// The server accepted the extension (its name as written) more than once.
+    case extensionRepeated(String)
+    /// The server's permessage-deflate has a parameter RFC 7692 does not define for a response.
+    case deflateParameterUnknown(String)
+    /// The server's permessage-deflate has a parameter twice.
+    case deflateParameterRepeated(String)
+    /// A parameter of the server's permessage-deflate has a value it cannot have (nil when it
+    /// has none and needs one).
+    case deflateParameterInvalid(name: String, value: String?)
+    /// The client asked for `server_no_context_takeover` and the server accepted without it.
+    case deflateServerNoContextTakeoverMissing
+    /// The client offered `server_max_window_bits` (this value) and the server accepted
+    /// without it.
+    case deflateServerMaxWindowBitsMissing(offered: Int)
+    /// The server's `server_max_window_bits` or `client_max_window_bits` is over the offer.
+    case deflateWindowBitsOverOffer(parameter: String, offered: Int, received: Int)
+
     var description: String {
         switch self {
         case .protocolNotAToken(let name):
@@ -133,6 +193,26 @@ enum WebSocketHandshakeError: Error, Equatable, Sendable, CustomStringConvertibl
             "the server named the extension \"\(value)\", which the client did not offer"
         case .protocolNotOffered(let name):
             "the server chose the subprotocol \"\(name)\", which the client did not offer"
+        case .deflateWindowBitsOutOfRange(let parameter, let value):
+            "permessage-deflate's \(parameter) cannot be \(value): a window is 8 to 15 bits"
+        case .extensionsMalformed(let value):
+            "the server's Sec-WebSocket-Extensions \"\(value)\" is not a list of extensions"
+        case .extensionRepeated(let name):
+            "the server accepted the extension \(name) more than once"
+        case .deflateParameterUnknown(let name):
+            "the server's permessage-deflate has the parameter \"\(name)\", which RFC 7692 does not define for a response"
+        case .deflateParameterRepeated(let name):
+            "the server's permessage-deflate has the parameter \(name) more than once"
+        case .deflateParameterInvalid(let name, let value?):
+            "the server's permessage-deflate has \(name)=\"\(value)\", a value \(name) cannot have"
+        case .deflateParameterInvalid(let name, nil):
+            "the server's permessage-deflate has \(name) without the value it needs"
+        case .deflateServerNoContextTakeoverMissing:
+            "the server accepted permessage-deflate without server_no_context_takeover, which the client asked for"
+        case .deflateServerMaxWindowBitsMissing(let offered):
+            "the server accepted permessage-deflate without server_max_window_bits, which the client limited to \(offered)"
+        case .deflateWindowBitsOverOffer(let parameter, let offered, let received):
+            "the server's permessage-deflate has \(parameter)=\(received), over the \(offered) the client offered"
         }
     }
 }

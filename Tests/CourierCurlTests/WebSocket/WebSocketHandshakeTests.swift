@@ -10,12 +10,14 @@ import Testing
         [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept)]
     }
 
+    /// The subprotocol the server chose, when it chose one.
     private func check(
         status: Int = 101, _ fields: [(String, String)], protocols: [String] = []
     ) throws(WebSocketHandshakeError) -> String? {
         try WebSocketHandshake.checkResponse(
             statusCode: status, headerFields: HeaderFields(fields.map { HeaderField(name: $0.0, value: $0.1) }),
-            key: key, protocols: protocols)
+            key: key, protocols: protocols
+        ).subprotocol
     }
 
     @Test func theAcceptValueOfRFC6455Section1_3() {
