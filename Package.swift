@@ -104,7 +104,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(name: "CEpoll", path: "Modules/CEpoll"),
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl", "CEpoll"]),
+        // zlib for the WebSocket client's permessage-deflate; libcurl links it already.
+        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl", "CEpoll", "CZlib"]),
         .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
         // Server-sent events over either engine, a product apart as OkHttp ships okhttp-sse, so
         // that an app that streams no events compiles none of it.

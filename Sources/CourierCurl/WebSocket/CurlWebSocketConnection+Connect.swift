@@ -10,17 +10,23 @@ extension CurlWebSocketConnection {
     /// the transport's TLS, proxy and DNS settings over HTTP/1.1 (through a CONNECT tunnel when
     /// there is a proxy), then the client sends the upgrade request and checks the 101.
     ///
+    /// With `deflate`, the client offers permessage-deflate (RFC 7692) with those settings, and
+    /// compresses when the server accepts (``deflate``); a server that declines gets messages
+    /// uncompressed.
+    ///
     /// Throws a `CurlError` when the connection could not be made, a ``WebSocketHandshakeError``
     /// when the server's answer is not a WebSocket one, a ``CurlWebSocketConnectionError`` when
     /// it is not HTTP, or was too long or too late in coming.
     static func connect(
-        to url: URL, protocols: [String] = [], configuration: CurlTransport.Configuration, loop: CurlEventLoop,
+        to url: URL, protocols: [String] = [], deflate: WebSocketDeflateSettings? = nil,
+        configuration: CurlTransport.Configuration, loop: CurlEventLoop,
         maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
         connectTimeout: Duration = .seconds(60), handshakeTimeout: Duration = .seconds(60), closeTimeout: Duration = .seconds(5)
     ) async throws -> CurlWebSocketConnection {
         let answer = try await open(
-            to: url, protocols: protocols, configuration: configuration, loop: loop, maximumMessageLength: maximumMessageLength,
-            connectTimeout: connectTimeout, handshakeTimeout: handshakeTimeout, closeTimeout: closeTimeout)
+            to: url, protocols: protocols, deflate: deflate, configuration: configuration, loop: loop,
+            maximumMessageLength: maximumMessageLength, connectTimeout: connectTimeout, handshakeTimeout: handshakeTimeout,
+            closeTimeout: closeTimeout)
         switch answer {
         case .upgraded(let connection, _): return connection
         case .answered(let statusCode, _): throw WebSocketHandshakeError.notSwitchingProtocols(statusCode: statusCode)
@@ -35,12 +41,12 @@ extension CurlWebSocketConnection {
         case answered(statusCode: Int, head: [UInt8])
     }
 
-    /// ``connect(to:protocols:configuration:loop:maximumMessageLength:connectTimeout:handshakeTimeout:closeTimeout:)``,
+    /// ``connect(to:protocols:deflate:configuration:loop:maximumMessageLength:connectTimeout:handshakeTimeout:closeTimeout:)``,
     /// sending `headerFields` too, and answering any status rather than failing on one other
     /// than 101.
     static func open(
-        to url: URL, headerFields: [HeaderField] = [], protocols: [String] = [], configuration: CurlTransport.Configuration,
-        loop: CurlEventLoop, maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
+        to url: URL, headerFields: [HeaderField] = [], protocols: [String] = [], deflate: WebSocketDeflateSettings? = nil,
+        configuration: CurlTransport.Configuration, loop: CurlEventLoop, maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
         connectTimeout: Duration = .seconds(60), handshakeTimeout: Duration = .seconds(60), closeTimeout: Duration = .seconds(5),
         idleTimeout: Duration? = nil, unixSocketPath: String? = nil
     ) async throws -> Answer {
@@ -56,7 +62,7 @@ extension CurlWebSocketConnection {
         else { throw CurlWebSocketConnectionError.unsupportedURL(url.absoluteString) }
         var generator = SystemRandomNumberGenerator()
         let key = WebSocketHandshake.makeKey(using: &generator)
-        let request = try upgradeRequest(components, key: key, protocols: protocols, headerFields: headerFields)
+        let request = try upgradeRequest(components, key: key, protocols: protocols, deflate: deflate, headerFields: headerFields)
 
         let handle = try CurlEasyHandle(configuration: configuration)
         let easy = handle.pointer
@@ -77,7 +83,7 @@ extension CurlWebSocketConnection {
 
         return try await withTaskExecutorPreference(loop) {
             try await handshake(
-                handle: handle, request: request, key: key, protocols: protocols, loop: loop,
+                handle: handle, request: request, key: key, protocols: protocols, deflate: deflate, loop: loop,
                 maximumMessageLength: maximumMessageLength, deadline: .now + handshakeTimeout, closeTimeout: closeTimeout,
                 idleTimeout: idleTimeout)
         }
@@ -86,7 +92,8 @@ extension CurlWebSocketConnection {
     /// The upgrade request's bytes. libcurl writes none of it: with CONNECT_ONLY it sends no
     /// request of its own, so `Host` is the client's to write.
     static func upgradeRequest(
-        _ components: URLComponents, key: String, protocols: [String], headerFields: [HeaderField] = []
+        _ components: URLComponents, key: String, protocols: [String], deflate: WebSocketDeflateSettings? = nil,
+        headerFields: [HeaderField] = []
     ) throws -> [UInt8] {
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
@@ -94,7 +101,7 @@ extension CurlWebSocketConnection {
         if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
         if let port = components.port, port != (components.scheme == "https" ? 443 : 80) { host += ":\(port)" }
         var head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        for field in try WebSocketHandshake.requestHeaderFields(key: key, protocols: protocols) + headerFields {
+        for field in try WebSocketHandshake.requestHeaderFields(key: key, protocols: protocols, deflate: deflate) + headerFields {
             head += "\(field.name): \(field.value)\r\n"
         }
         return Array((head + "\r\n").utf8)
@@ -128,8 +135,9 @@ extension CurlWebSocketConnection {
 
     /// Sends the upgrade request, reads the head of the answer, and checks it.
     private static func handshake(
-        handle: CurlEasyHandle, request: [UInt8], key: String, protocols: [String], loop: CurlEventLoop,
-        maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration, idleTimeout: Duration?
+        handle: CurlEasyHandle, request: [UInt8], key: String, protocols: [String], deflate: WebSocketDeflateSettings?,
+        loop: CurlEventLoop, maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration,
+        idleTimeout: Duration?
     ) async throws -> Answer {
         guard loop.isCurrentThread else { throw CurlWebSocketConnectionError.eventLoopUnavailable }
         let easy = handle.pointer
@@ -181,12 +189,12 @@ extension CurlWebSocketConnection {
         // Any other answer is the policies' to read (a 401 to refresh on, cookies to keep);
         // the connection goes with the handle.
         guard status == 101 else { return .answered(statusCode: status, head: head) }
-        let subprotocol = try WebSocketHandshake.checkResponse(
-            statusCode: status, headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols
-        ).subprotocol
+        let agreement = try WebSocketHandshake.checkResponse(
+            statusCode: status, headerFields: HeaderFields(headBlock: head), key: key, protocols: protocols, deflate: deflate)
         let connection = CurlWebSocketConnection(
-            handle: handle, socket: socket, loop: loop, subprotocol: subprotocol, bytesAfterHead: received[end...],
-            maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout, idleTimeout: idleTimeout)
+            handle: handle, socket: socket, loop: loop, subprotocol: agreement.subprotocol, deflate: agreement.deflate,
+            bytesAfterHead: received[end...], maximumMessageLength: maximumMessageLength, closeTimeout: closeTimeout,
+            idleTimeout: idleTimeout)
         return .upgraded(connection, head: head)
     }
 

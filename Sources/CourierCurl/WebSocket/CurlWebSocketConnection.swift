@@ -2,7 +2,7 @@
 /// A client WebSocket connection over a socket libcurl opened with `CURLOPT_CONNECT_ONLY`
 /// (TCP, a proxy's CONNECT tunnel, TLS), spoken on with `curl_easy_send` and `curl_easy_recv`.
 /// ``WebSocketConnectionState`` decides what each event means; this type does the I/O it asks
-/// for. Made by ``connect(to:protocols:configuration:loop:maximumMessageLength:connectTimeout:handshakeTimeout:closeTimeout:)``.
+/// for. Made by ``connect(to:protocols:deflate:configuration:loop:maximumMessageLength:connectTimeout:handshakeTimeout:closeTimeout:)``.
 ///
 /// Every method runs on the thread of the transport's event loop (it prefers the loop as its
 /// task executor), and the socket waits in that loop's epoll set: no thread blocks per socket,
@@ -25,6 +25,9 @@ final class CurlWebSocketConnection: @unchecked Sendable {
 
     /// The subprotocol the server chose, nil when it chose none.
     let subprotocol: String?
+    /// The permessage-deflate the server agreed to, nil when the client offered none or the
+    /// server declined: then messages go uncompressed.
+    let deflate: WebSocketDeflateParameters?
     let loop: CurlEventLoop
     private let socket: Int32
     private let closeTimeout: Duration
@@ -57,17 +60,18 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     var bufferedByteCount: Int { state.bufferedByteCount }
 
     init(
-        handle: CurlEasyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, bytesAfterHead: ArraySlice<UInt8>,
-        maximumMessageLength: Int, closeTimeout: Duration, idleTimeout: Duration? = nil
+        handle: CurlEasyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, deflate: WebSocketDeflateParameters? = nil,
+        bytesAfterHead: ArraySlice<UInt8>, maximumMessageLength: Int, closeTimeout: Duration, idleTimeout: Duration? = nil
     ) {
         self.handle = handle
         self.socket = socket
         self.loop = loop
         self.subprotocol = subprotocol
+        self.deflate = deflate
         self.closeTimeout = closeTimeout
         self.idleTimeout = idleTimeout
         receiveBuffer = Array(repeating: 0, count: Self.receiveChunkSize)
-        state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength)
+        state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength, deflate: deflate)
         // The server may send its first frames right behind the 101's head.
         state.received(bytesAfterHead)
     }
@@ -147,6 +151,8 @@ final class CurlWebSocketConnection: @unchecked Sendable {
 
     // The closures given to withTaskExecutorPreference may run where their caller runs; only a
     // nonisolated async function is sure to start on the loop, so the state is read in one.
+    // Between the state's action and write's place in the queue of writers nothing suspends, so
+    // messages go out in the order they were compressed, which a kept window needs.
     private func sendOnLoop(_ outgoing: Outgoing) async throws {
         try checkOnLoop()
         let action = switch outgoing {

@@ -17,8 +17,9 @@
 /// frame, goes straight to finished. After either close frame the client sends nothing more; after the server's it expects only
 /// the end of the connection, which the server is to close first (§7.1.1): the engine waits for
 /// it, bounded by a timer, then closes the socket itself. A violation fails the connection
-/// (§7.1.7): a close frame with the violation's code (1002, 1007 or 1009) unless the client
-/// already sent one, then the socket is closed without reading further.
+/// (§7.1.7): a close frame with the violation's code (1002, 1007 or 1009, or 1011 when the
+/// client's zlib fails) unless the client already sent one, then the socket is closed without
+/// reading further.
 struct WebSocketConnectionState: Sendable {
     private enum State: Sendable {
         case open
@@ -35,13 +36,22 @@ struct WebSocketConnectionState: Sendable {
     static let defaultMaximumMessageLength = 16 * 1024 * 1024
 
     private var state = State.open
-    private var decoder = WebSocketFrameDecoder()
+    private var decoder: WebSocketFrameDecoder
     private var assembler: WebSocketMessageAssembler
+    /// Present when permessage-deflate was agreed: every data message goes compressed.
+    private var deflater: WebSocketDeflater?
 
-    /// - Parameter maximumMessageLength: The most payload bytes one message from the server may
-    ///   have, its fragments together; past it the client closes with 1009.
-    init(maximumMessageLength: Int = Self.defaultMaximumMessageLength) {
-        assembler = WebSocketMessageAssembler(maximumMessageLength: maximumMessageLength)
+    /// - Parameters:
+    ///   - maximumMessageLength: The most payload bytes one message from the server may have,
+    ///     its fragments together, as received and, when compressed, once inflated; past it the
+    ///     client closes with 1009.
+    ///   - deflate: The permessage-deflate the handshake agreed, nil when none: then a frame
+    ///     with RSV1 is a protocol error, and messages go uncompressed.
+    init(maximumMessageLength: Int = Self.defaultMaximumMessageLength, deflate: WebSocketDeflateParameters? = nil) {
+        decoder = WebSocketFrameDecoder(acceptsCompressedFrames: deflate != nil)
+        assembler = WebSocketMessageAssembler(
+            maximumMessageLength: maximumMessageLength, inflater: deflate.map(WebSocketInflater.init))
+        deflater = deflate.map(WebSocketDeflater.init)
     }
 
     /// Bytes received and not yet read as frames: what a slow reader holds in memory.
@@ -159,10 +169,22 @@ struct WebSocketConnectionState: Sendable {
         case refuse(WebSocketError)
     }
 
-    /// A data message, as one frame (the encoder may fragment it).
-    func send(_ message: WebSocketMessage) -> SendAction {
+    /// A data message, as one frame (the encoder may fragment it), compressed when
+    /// permessage-deflate was agreed.
+    ///
+    /// With the window kept between messages, the server inflates messages in the order they
+    /// were compressed: the frames returned must go in the order they were asked for.
+    mutating func send(_ message: WebSocketMessage) -> SendAction {
         guard isOpen else { return .refuse(.sendAfterClose) }
-        return .send(WebSocketFrame(opcode: message.opcode, payload: message.payload))
+        let payload = message.payload
+        do throws(WebSocketError) {
+            guard let compressed = try deflater?.compress(payload) else {
+                return .send(WebSocketFrame(opcode: message.opcode, payload: payload))
+            }
+            return .send(WebSocketFrame(opcode: message.opcode, payload: compressed, isCompressed: true))
+        } catch {
+            return .refuse(error)
+        }
     }
 
     /// A ping, whose pong comes back as ``ReadAction/deliverPong(_:)``.

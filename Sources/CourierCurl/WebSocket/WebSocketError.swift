@@ -2,9 +2,9 @@
 /// ended before the close handshake, or the client was asked for something it refuses to send.
 ///
 /// A violation by the server carries the close code the client fails the connection with
-/// (``closeCode``): 1002 for a malformed or out-of-order frame, 1007 for text that is not UTF-8,
-/// 1009 for a message over the limit. Each description says what happened and, where there is
-/// one, the limit.
+/// (``closeCode``): 1002 for a malformed or out-of-order frame or compressed data that does not
+/// inflate, 1007 for text that is not UTF-8, 1009 for a message over the limit, compressed or
+/// not. Each description says what happened and, where there is one, the limit.
 enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     // MARK: The server broke the framing or the message order (1002)
 
@@ -33,6 +33,15 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case closeCodeNotAllowed(UInt16)
     /// Bytes after the server's close frame, which must be its last.
     case bytesAfterClose
+    /// A close, ping or pong frame with RSV1, permessage-deflate's bit: control frames are
+    /// never compressed (RFC 7692 §6.1).
+    case compressionBitOnControlFrame(WebSocketOpcode)
+    /// A continuation frame with RSV1: only a message's first frame says it is compressed
+    /// (RFC 7692 §6.1).
+    case compressionBitOnContinuationFrame
+    /// A compressed message that is not DEFLATE data, with zlib's words for why. RFC 7692 §8
+    /// only says to fail the connection; see ``WebSocketInflater`` for why with 1002.
+    case invalidCompressedData(String)
 
     // MARK: The server sent text that is not UTF-8 (1007)
 
@@ -53,6 +62,14 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A message over the limit, found from a frame's declared length (before its payload was
     /// read) or from the fragments received so far and the next one's declared length.
     case messageTooLarge(length: UInt64, limit: Int, fragmented: Bool)
+    /// A compressed message that inflates to more than the limit; inflating stopped there.
+    case compressedMessageTooLarge(limit: Int)
+
+    // MARK: The client could not go on (1011)
+
+    /// zlib could not compress or inflate (out of memory, a stream it cannot reset), with its
+    /// words. Sending refuses the message and every later one; receiving closes with 1011.
+    case compressionFailed(String)
 
     // MARK: The connection ended without the close handshake (the user sees 1006)
 
@@ -72,18 +89,22 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A close code that must not be sent (RFC 6455 §7.4).
     case closeCodeNotSendable(WebSocketCloseCode)
 
-    /// The code the client closes with when the server caused this error, or nil when there is
-    /// no close frame to send: the connection ended, or the client refused a call.
+    /// The code the client closes with when this error fails the connection: the server caused
+    /// it, or the client's zlib failed (1011). Nil when there is no close frame to send: the
+    /// connection ended, or the client refused a call.
     var closeCode: WebSocketCloseCode? {
         switch self {
         case .maskedFrame, .reservedBitsSet, .unknownOpcode, .fragmentedControlFrame, .controlFrameTooLong,
             .nonMinimalLength, .lengthWithTopBitSet, .continuationWithoutMessage, .messageInsideFragmentedMessage,
-            .closePayloadOfOneByte, .closeCodeNotAllowed, .bytesAfterClose:
+            .closePayloadOfOneByte, .closeCodeNotAllowed, .bytesAfterClose, .compressionBitOnControlFrame,
+            .compressionBitOnContinuationFrame, .invalidCompressedData:
             .protocolError
         case .invalidUTF8, .textEndsInsideCharacter:
             .invalidFramePayloadData
-        case .messageTooLarge:
+        case .messageTooLarge, .compressedMessageTooLarge:
             .messageTooBig
+        case .compressionFailed:
+            .internalServerError
         case .connectionEndedWithoutClose, .closeTimedOut, .sendAfterClose, .controlPayloadTooLong,
             .closeReasonTooLong, .closeCodeNotSendable:
             nil
@@ -116,6 +137,12 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
             "the server sent the close code \(code), which must not be sent"
         case .bytesAfterClose:
             "the server sent bytes after its close frame"
+        case .compressionBitOnControlFrame(let opcode):
+            "the server set the compression bit (RSV1) on a \(opcode) frame; control frames are never compressed"
+        case .compressionBitOnContinuationFrame:
+            "the server set the compression bit (RSV1) on a continuation frame; only a message's first frame carries it"
+        case .invalidCompressedData(let reason):
+            "the server sent a compressed message that does not inflate: \(reason)"
         case .invalidUTF8(.message):
             "the server sent a text message that is not UTF-8"
         case .invalidUTF8(.closeReason):
@@ -126,6 +153,10 @@ enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
             fragmented
                 ? "the server sent a fragmented message of at least \(byteCount(length)), over the \(limitDescription(limit)) message limit"
                 : "the server sent a frame of \(byteCount(length)), over the \(limitDescription(limit)) message limit"
+        case .compressedMessageTooLarge(let limit):
+            "the server sent a compressed message that inflates to more than \(byteCount(UInt64(max(0, limit))))"
+        case .compressionFailed(let reason):
+            "the client could not compress or inflate: \(reason)"
         case .connectionEndedWithoutClose:
             "the connection ended before the server sent a close frame"
         case .closeTimedOut:

@@ -7,6 +7,11 @@
 /// buffered, so a hostile server's endless or 2 GiB frame costs nothing. Control frames are
 /// bounded by the protocol (125 bytes).
 ///
+/// Reserved bits are refused (1002), RSV1 excepted when permessage-deflate was agreed
+/// (``acceptsCompressedFrames``), and then only on a text or binary frame, the first of its
+/// message (RFC 7692 §6.1). The limit holds for a compressed frame's payload as received; what
+/// it inflates to is the inflater's to bound.
+///
 /// Client side only: a masked frame is a protocol error, since only clients mask. A length
 /// written in more bytes than it needs is refused too. RFC 6455 §5.2 says the minimal encoding
 /// MUST be used, a server that does otherwise is broken, and refusing it keeps one encoding per
@@ -16,15 +21,21 @@ struct WebSocketFrameDecoder: Sendable {
     private struct Header {
         var isFinal: Bool
         var opcode: WebSocketOpcode
+        var isCompressed: Bool
         var payloadLength: Int
     }
+
+    /// Whether permessage-deflate was agreed, so that RSV1 may mark a message's first frame.
+    let acceptsCompressedFrames: Bool
 
     /// Received bytes; those before `start` are read and dropped on the next append.
     private var buffer: [UInt8] = []
     private var start = 0
     private var header: Header?
 
-    init() {}
+    init(acceptsCompressedFrames: Bool = false) {
+        self.acceptsCompressedFrames = acceptsCompressedFrames
+    }
 
     /// Bytes from the connection, in the order received.
     mutating func append(_ bytes: some Sequence<UInt8>) {
@@ -49,7 +60,7 @@ struct WebSocketFrameDecoder: Sendable {
         let payload = Array(buffer[start..<start + header.payloadLength])
         start += header.payloadLength
         self.header = nil
-        return WebSocketFrame(isFinal: header.isFinal, opcode: header.opcode, payload: payload)
+        return WebSocketFrame(isFinal: header.isFinal, opcode: header.opcode, payload: payload, isCompressed: header.isCompressed)
     }
 
     /// The header at `start`, taken off the buffer, or nil until all its bytes are here.
@@ -57,9 +68,15 @@ struct WebSocketFrameDecoder: Sendable {
         let available = buffer.count - start
         guard available >= 1 else { return nil }
         let first = buffer[start]
+        let allowedBits = acceptsCompressedFrames ? WebSocketFrame.compressionBit : 0
         let reservedBits = first & 0x70
-        guard reservedBits == 0 else { throw .reservedBitsSet(reservedBits) }
+        guard reservedBits & ~allowedBits == 0 else { throw .reservedBitsSet(reservedBits) }
         guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else { throw .unknownOpcode(first & 0x0F) }
+        let isCompressed = reservedBits != 0
+        if isCompressed {
+            if opcode.isControl { throw .compressionBitOnControlFrame(opcode) }
+            if opcode == .continuation { throw .compressionBitOnContinuationFrame }
+        }
         let isFinal = first & 0x80 != 0
         guard isFinal || !opcode.isControl else { throw .fragmentedControlFrame(opcode) }
 
@@ -99,7 +116,7 @@ struct WebSocketFrameDecoder: Sendable {
         }
         start += headerLength
         // Below the limit, an Int: at most the message limit, or 125 for a control frame.
-        return Header(isFinal: isFinal, opcode: opcode, payloadLength: Int(length))
+        return Header(isFinal: isFinal, opcode: opcode, isCompressed: isCompressed, payloadLength: Int(length))
     }
 
     /// Drops the bytes already read: all of them at once when nothing else is buffered, or by

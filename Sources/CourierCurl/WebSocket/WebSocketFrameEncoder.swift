@@ -23,7 +23,7 @@ struct WebSocketFrameEncoder<Generator: RandomNumberGenerator> {
     mutating func encode(_ frame: WebSocketFrame, into bytes: inout [UInt8]) {
         let length = frame.payload.count
         bytes.reserveCapacity(bytes.count + 14 + length)
-        bytes.append((frame.isFinal ? 0x80 : 0) | frame.opcode.rawValue)
+        bytes.append((frame.isFinal ? 0x80 : 0) | (frame.isCompressed ? WebSocketFrame.compressionBit : 0) | frame.opcode.rawValue)
         let maskBit: UInt8 = 0x80
         if length <= 125 {
             bytes.append(maskBit | UInt8(length))
@@ -50,6 +50,14 @@ struct WebSocketFrameEncoder<Generator: RandomNumberGenerator> {
     /// the first with the message's opcode, the others continuations, the last final. So a large
     /// message can be sent while control frames (a pong, a close) go between its fragments.
     mutating func encode(_ message: WebSocketMessage, maximumFramePayloadLength: Int) -> [UInt8] {
+        encode(fragmentsOf: WebSocketFrame(opcode: message.opcode, payload: message.payload),
+               maximumFramePayloadLength: maximumFramePayloadLength)
+    }
+
+    /// The bytes of a whole data frame's payload in frames of at most
+    /// `maximumFramePayloadLength` bytes each, as above; the first keeps the frame's compression
+    /// bit, which RFC 7692 §6.1 gives to a message's first frame only.
+    mutating func encode(fragmentsOf message: WebSocketFrame, maximumFramePayloadLength: Int) -> [UInt8] {
         let payload = message.payload
         let step = max(1, maximumFramePayloadLength)
         var bytes: [UInt8] = []
@@ -58,7 +66,7 @@ struct WebSocketFrameEncoder<Generator: RandomNumberGenerator> {
             let end = min(payload.count, offset + step)
             let frame = WebSocketFrame(
                 isFinal: end == payload.count, opcode: offset == 0 ? message.opcode : .continuation,
-                payload: Array(payload[offset..<end]))
+                payload: Array(payload[offset..<end]), isCompressed: offset == 0 && message.isCompressed)
             encode(frame, into: &bytes)
             offset = end
         } while offset < payload.count

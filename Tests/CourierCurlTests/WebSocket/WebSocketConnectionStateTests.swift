@@ -135,7 +135,7 @@ import Testing
     // MARK: Sending
 
     @Test func sendingWhileOpen() {
-        let state = State()
+        var state = State()
         #expect(state.send(.text("hi")) == .send(WebSocketFrame(opcode: .text, payload: Array("hi".utf8))))
         #expect(state.ping([1]) == .send(WebSocketFrame(opcode: .ping, payload: [1])))
         #expect(state.pong() == .send(WebSocketFrame(opcode: .pong)))
@@ -163,14 +163,17 @@ import Testing
         var bytes: [UInt8]
         var error: WebSocketError
         var code: UInt16
+        /// The permessage-deflate agreed, if any.
+        var deflate: WebSocketDeflateParameters?
 
-        init(_ bytes: [UInt8], _ error: WebSocketError, _ code: UInt16) {
+        init(_ bytes: [UInt8], _ error: WebSocketError, _ code: UInt16, deflate: WebSocketDeflateParameters? = nil) {
             self.bytes = bytes
             self.error = error
             self.code = code
+            self.deflate = deflate
         }
 
-        var testDescription: String { "\(error) (\(code))" }
+        var testDescription: String { "\(error) (\(code))\(deflate == nil ? "" : " with permessage-deflate")" }
     }
 
     private static let violations: [Violation] = [
@@ -195,12 +198,24 @@ import Testing
         .init([0x82, 0x7F, 0, 0, 0, 0, 0x80, 0, 0, 0], .messageTooLarge(length: 1 << 31, limit: 16 << 20, fragmented: false), 1009),
         .init(serverFrame(fin: false, .binary, .init(repeating: 0, count: 70_000)) + [0x80, 0x7F, 0, 0, 0, 0, 0, 0xFF, 0x00, 0x00],
          .messageTooLarge(length: 70_000 + 0xFF_0000, limit: 16 << 20, fragmented: true), 1009),
+        // With permessage-deflate agreed: RSV1 only on a data message's first frame, RSV2 and
+        // RSV3 never, and compressed data that inflates, to UTF-8 when it is text.
+        .init(compressedServerFrame(.ping, [1]), .compressionBitOnControlFrame(.ping), 1002, deflate: .init()),
+        .init(compressedServerFrame(.close, closePayload(1000)), .compressionBitOnControlFrame(.close), 1002, deflate: .init()),
+        .init(compressedServerFrame(fin: false, .text, [0xF2]) + compressedServerFrame(.continuation, [0x48]),
+         .compressionBitOnContinuationFrame, 1002, deflate: .init()),
+        .init(serverFrame(reservedBits: 0x20, opcode: 1, payload: [0x61]), .reservedBitsSet(0x20), 1002, deflate: .init()),
+        .init(compressedServerFrame(.binary, [0xFF, 0xFF]), .invalidCompressedData("invalid block type"), 1002, deflate: .init()),
+        .init(compressedServerFrame(.binary, [0xF2, 0x48]), .invalidCompressedData("the message ends inside a DEFLATE block"), 1002,
+         deflate: .init()),
+        // "a" and C0 80, an overlong NUL, compressed.
+        .init(compressedServerFrame(.text, [0x4A, 0x3C, 0xD0, 0x00, 0x00]), .invalidUTF8(.message), 1007, deflate: .init()),
     ]
 
     @Test(arguments: violations)
     func aViolationClosesWithItsCodeAndFails(violation: Violation) throws {
         let (error, code) = (violation.error, violation.code)
-        var state = State()
+        var state = State(deflate: violation.deflate)
         let actions = readActions([violation.bytes], in: &state)
         #expect(actions.count == 1)
         guard case .sendCloseThenFail(let frame, let failure)? = actions.first else {
@@ -269,5 +284,85 @@ import Testing
         }
         #expect(error == .messageTooLarge(length: 100, limit: 99, fragmented: false))
         #expect(error.description == "the server sent a frame of 100 bytes, over the 99-byte message limit")
+    }
+
+    // MARK: permessage-deflate
+
+    @Test func compressedMessagesAreDeliveredInflated() {
+        let hello = compressedHello
+        let wire = compressedServerFrame(.text, hello) + serverFrame(.binary, [1, 2])
+            + compressedServerFrame(fin: false, .binary, Array(hello[..<2])) + serverFrame(.ping, [9])
+            + serverFrame(.continuation, Array(hello[2...])) + compressedServerFrame(.text, compressedHelloAgain)
+        #expect(readActions(wire, deflate: .init()) == [
+            .deliver(.text("Hello")), .deliver(.binary([1, 2])), .sendPong(WebSocketFrame(opcode: .pong, payload: [9])),
+            .deliver(.binary(Array("Hello".utf8))), .deliver(.text("Hello")),
+        ])
+    }
+
+    @Test func withoutDeflateAgreedRSV1IsStillAViolation() {
+        guard case .sendCloseThenFail(let frame, let error)? = readActions(compressedServerFrame(.text, compressedHello)).first
+        else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error == .reservedBitsSet(0x40))
+        #expect(closeCode(of: frame) == 1002)
+    }
+
+    /// 64 KiB of zeros in well under 1 KiB: within the limit as received, refused (1009) once
+    /// inflating passes it.
+    @Test func aCompressedMessageOverTheLimitClosesWith1009() throws {
+        var deflater = WebSocketDeflater()
+        let bomb = try deflater.compress([UInt8](repeating: 0, count: 64 * 1024))
+        #expect(bomb.count < 1024)
+        let actions = readActions(compressedServerFrame(.binary, bomb), maximumMessageLength: 1024, deflate: .init())
+        guard case .sendCloseThenFail(let frame, let error)? = actions.first, actions.count == 1 else {
+            Issue.record("expected a failure, got \(actions)")
+            return
+        }
+        #expect(error == .compressedMessageTooLarge(limit: 1024))
+        #expect(closeCode(of: frame) == 1009)
+        #expect(try WebSocketCloseStatus(closePayload: frame.payload).reason
+            == "the server sent a compressed message that inflates to more than 1 KiB")
+    }
+
+    @Test func sentMessagesAreCompressedAndControlFramesNever() {
+        var state = State(deflate: .init())
+        let hello = WebSocketFrame(opcode: .text, payload: compressedHello, isCompressed: true)
+        #expect(state.send(.text("Hello")) == .send(hello))
+        #expect(state.send(.binary(Array("Hello".utf8)))
+            == .send(WebSocketFrame(opcode: .binary, payload: compressedHelloAgain, isCompressed: true)))
+        #expect(state.ping([1]) == .send(WebSocketFrame(opcode: .ping, payload: [1])))
+        #expect(state.pong() == .send(WebSocketFrame(opcode: .pong)))
+        #expect(state.close() == .sendClose(close(1000)))
+        #expect(state.send(.text("late")) == .refuse(.sendAfterClose))
+    }
+
+    @Test func withoutClientContextTakeoverEachSentMessageStandsAlone() {
+        var state = State(deflate: .init(clientNoContextTakeover: true))
+        let hello = WebSocketFrame(opcode: .text, payload: compressedHello, isCompressed: true)
+        #expect(state.send(.text("Hello")) == .send(hello))
+        #expect(state.send(.text("Hello")) == .send(hello))
+    }
+
+    /// What the client sends compressed, fragmented and masked, a client-side reader with the
+    /// same agreement reads back: the codec is its own inverse.
+    @Test func whatTheClientSendsReadsBack() throws {
+        var sender = State(deflate: .init())
+        var encoder = WebSocketFrameEncoder(generator: SeededGenerator(seed: 9))
+        var generator = SeededGenerator(seed: 10)
+        var wire: [UInt8] = []
+        var messages: [WebSocketMessage] = []
+        for length in [0, 10, 1000, 40_000] {
+            let message = WebSocketMessage.text(String(decoding: sentences(byteCount: length, using: &generator), as: UTF8.self))
+            messages.append(message)
+            guard case .send(let frame) = sender.send(message) else {
+                Issue.record("the message was refused")
+                return
+            }
+            wire += encoder.encode(fragmentsOf: frame, maximumFramePayloadLength: 100)
+        }
+        let plain = try #require(unmasked(wire))
+        #expect(readActions(plain, deflate: .init()) == messages.map { .deliver($0) })
     }
 }

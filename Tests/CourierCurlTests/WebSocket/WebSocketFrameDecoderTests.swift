@@ -75,6 +75,31 @@ import Testing
         }
     }
 
+    @Test func rsv1MarksACompressedFirstFrameOnceDeflateWasAgreed() {
+        let wire = serverFrame(reservedBits: 0x40, opcode: 1, payload: [1, 2])
+            + serverFrame(fin: false, reservedBits: 0x40, opcode: 2, payload: [3]) + serverFrame(opcode: 0, payload: [4])
+        #expect(decodeFrames([wire], acceptsCompressedFrames: true) == .success([
+            WebSocketFrame(opcode: .text, payload: [1, 2], isCompressed: true),
+            WebSocketFrame(isFinal: false, opcode: .binary, payload: [3], isCompressed: true),
+            WebSocketFrame(opcode: .continuation, payload: [4]),
+        ]))
+        #expect(decodeFrames([wire]) == .failure(.reservedBitsSet(0x40)))
+    }
+
+    @Test func rsv1OnAControlOrContinuationFrameIsRefusedFromTheFirstByte() {
+        for opcode in [WebSocketOpcode.ping, .pong, .close] {
+            #expect(decodeFrames([[0xC0 | opcode.rawValue]], acceptsCompressedFrames: true)
+                == .failure(.compressionBitOnControlFrame(opcode)))
+        }
+        #expect(decodeFrames([[0x40]], acceptsCompressedFrames: true) == .failure(.compressionBitOnContinuationFrame))
+        // RSV2 and RSV3 stay reserved, alone or with RSV1.
+        for bits: UInt8 in [0x20, 0x10, 0x60, 0x70] {
+            #expect(decodeFrames([[0x80 | bits | 0x1]], acceptsCompressedFrames: true) == .failure(.reservedBitsSet(bits)))
+        }
+        #expect(WebSocketError.compressionBitOnControlFrame(.ping).description
+            == "the server set the compression bit (RSV1) on a ping frame; control frames are never compressed")
+    }
+
     @Test func reservedOpcodesAreRefused() {
         for opcode: UInt8 in [0x3, 0x4, 0x5, 0x6, 0x7, 0xB, 0xC, 0xD, 0xE, 0xF] {
             #expect(frames(serverFrame(opcode: opcode)) == .failure(.unknownOpcode(opcode)))

@@ -109,6 +109,17 @@ import Testing
         #expect(events == [.message(.text(text))])
     }
 
+    @Test func aCompressedMessageSetsRSV1OnItsFirstFragmentOnly() throws {
+        var encoder = WebSocketFrameEncoder(generator: SeededGenerator(seed: 6))
+        let compressed = WebSocketFrame(opcode: .binary, payload: Array(0..<30), isCompressed: true)
+        let wire = encoder.encode(fragmentsOf: compressed, maximumFramePayloadLength: 12)
+        let frames = try decodeFrames([try #require(unmasked(wire))], acceptsCompressedFrames: true).get()
+        #expect(frames.map(\.isCompressed) == [true, false, false])
+        #expect(frames.map(\.opcode) == [.binary, .continuation, .continuation])
+        #expect(frames.flatMap(\.payload) == Array(0..<30))
+        #expect(encoder.encode(WebSocketFrame(opcode: .text, payload: [0], isCompressed: true)).first == 0xC1)
+    }
+
     @Test func anEmptyMessageIsOneFrame() throws {
         var encoder = WebSocketFrameEncoder(generator: SeededGenerator(seed: 5))
         let wire = encoder.encode(.binary([]), maximumFramePayloadLength: 10)

@@ -5,8 +5,10 @@ import Testing
     private typealias Event = WebSocketMessageAssembler.Event
 
     /// The events `frames` complete, in order, or the first violation.
-    private func events(_ frames: [WebSocketFrame], maximumMessageLength: Int = 1 << 20) -> Result<[Event], WebSocketError> {
-        var assembler = WebSocketMessageAssembler(maximumMessageLength: maximumMessageLength)
+    private func events(
+        _ frames: [WebSocketFrame], maximumMessageLength: Int = 1 << 20, inflater: WebSocketInflater? = nil
+    ) -> Result<[Event], WebSocketError> {
+        var assembler = WebSocketMessageAssembler(maximumMessageLength: maximumMessageLength, inflater: inflater)
         var events: [Event] = []
         do throws(WebSocketError) {
             for frame in frames {
@@ -102,6 +104,65 @@ import Testing
         _ = try assembler.receive(WebSocketFrame(opcode: .ping, payload: [1, 2, 3, 4]))
         #expect(assembler.messageLengthSoFar == 3)
         _ = try assembler.receive(bytes([4]))
+        #expect(assembler.messageLengthSoFar == 0)
+    }
+
+    // MARK: permessage-deflate
+
+    private func compressed(_ payload: [UInt8], final: Bool = true, opcode: WebSocketOpcode = .text) -> WebSocketFrame {
+        WebSocketFrame(isFinal: final, opcode: opcode, payload: payload, isCompressed: opcode != .continuation)
+    }
+
+    @Test func compressedMessagesAreInflatedBesideUncompressedOnes() {
+        let frames = [
+            compressed(compressedHello),
+            text("plain"),
+            compressed([0xF2, 0x48, 0xCD], final: false, opcode: .binary),
+            WebSocketFrame(opcode: .ping, payload: [1]),
+            compressed([0xC9, 0xC9, 0x07, 0x00], opcode: .continuation),
+            // Refers back into the first message: the plain one between left the window alone.
+            compressed(compressedHelloAgain),
+        ]
+        #expect(events(frames, inflater: WebSocketInflater()) == .success([
+            .message(.text("Hello")), .message(.text("plain")), .ping([1]), .message(.binary(Array("Hello".utf8))),
+            .message(.text("Hello")),
+        ]))
+    }
+
+    @Test func aCompressedFrameWithoutDeflateOrOnTheWrongFrameIsRefused() {
+        #expect(events([compressed(compressedHello)]) == .failure(.reservedBitsSet(0x40)))
+        let onContinuation = [compressed([0xF2], final: false), WebSocketFrame(opcode: .continuation, payload: [0x48], isCompressed: true)]
+        #expect(events(onContinuation, inflater: WebSocketInflater()) == .failure(.compressionBitOnContinuationFrame))
+        #expect(events([WebSocketFrame(opcode: .pong, isCompressed: true)], inflater: WebSocketInflater())
+            == .failure(.compressionBitOnControlFrame(.pong)))
+    }
+
+    @Test func inflatedTextIsCheckedAsUTF8() throws {
+        var deflater = WebSocketDeflater()
+        let invalid = try deflater.compress([0x61, 0xC0, 0x80])
+        #expect(events([compressed(invalid)], inflater: WebSocketInflater()) == .failure(.invalidUTF8(.message)))
+        var other = WebSocketDeflater()
+        let cut = try other.compress([0x61, 0xE2, 0x82])
+        #expect(events([compressed(cut)], inflater: WebSocketInflater()) == .failure(.textEndsInsideCharacter))
+    }
+
+    @Test func theLimitHoldsForTheCompressedBytesAndForWhatTheyInflateTo() throws {
+        var deflater = WebSocketDeflater()
+        let zeros = try deflater.compress([UInt8](repeating: 0, count: 1000))
+        #expect(zeros.count < 100)
+        #expect(events([compressed(zeros, opcode: .binary)], maximumMessageLength: 1000, inflater: WebSocketInflater())
+            == .success([.message(.binary([UInt8](repeating: 0, count: 1000)))]))
+        #expect(events([compressed(zeros, opcode: .binary)], maximumMessageLength: 999, inflater: WebSocketInflater())
+            == .failure(.compressedMessageTooLarge(limit: 999)))
+        #expect(events([compressed(zeros, opcode: .binary)], maximumMessageLength: zeros.count - 1, inflater: WebSocketInflater())
+            == .failure(.messageTooLarge(length: UInt64(zeros.count), limit: zeros.count - 1, fragmented: false)))
+    }
+
+    @Test func theLengthSoFarOfACompressedMessageIsWhatCameCompressed() throws {
+        var assembler = WebSocketMessageAssembler(maximumMessageLength: 100, inflater: WebSocketInflater())
+        _ = try assembler.receive(compressed([0xF2, 0x48, 0xCD], final: false))
+        #expect(assembler.messageLengthSoFar == 3)
+        #expect(try assembler.receive(compressed([0xC9, 0xC9, 0x07, 0x00], opcode: .continuation)) == .message(.text("Hello")))
         #expect(assembler.messageLengthSoFar == 0)
     }
 }

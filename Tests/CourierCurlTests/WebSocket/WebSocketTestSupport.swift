@@ -1,3 +1,4 @@
+import Testing
 @testable import CourierCurl
 
 /// A generator that returns one value forever, so that a mask key is known: `next() as UInt32`
@@ -55,6 +56,11 @@ func serverFrame(fin: Bool = true, _ opcode: WebSocketOpcode, _ text: String) ->
     serverFrame(fin: fin, opcode: opcode.rawValue, payload: Array(text.utf8))
 }
 
+/// The first frame of a compressed message, RSV1 set, as a server writes it.
+func compressedServerFrame(fin: Bool = true, _ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+    serverFrame(fin: fin, reservedBits: WebSocketFrame.compressionBit, opcode: opcode.rawValue, payload: payload)
+}
+
 /// A close frame's payload: the code big-endian, then the reason.
 func closePayload(_ code: UInt16, _ reason: String = "") -> [UInt8] {
     [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8)
@@ -100,8 +106,10 @@ func pieces(of bytes: [UInt8], cutAt cuts: [Int]) -> [[UInt8]] {
 
 /// Frames out of `pieces`, fed one at a time and drained after each, with the limit applying to
 /// each frame as if it were a whole message; or the first violation.
-func decodeFrames(_ pieces: [[UInt8]], maximumMessageLength: Int = 1 << 24) -> Result<[WebSocketFrame], WebSocketError> {
-    var decoder = WebSocketFrameDecoder()
+func decodeFrames(
+    _ pieces: [[UInt8]], maximumMessageLength: Int = 1 << 24, acceptsCompressedFrames: Bool = false
+) -> Result<[WebSocketFrame], WebSocketError> {
+    var decoder = WebSocketFrameDecoder(acceptsCompressedFrames: acceptsCompressedFrames)
     var frames: [WebSocketFrame] = []
     do throws(WebSocketError) {
         for piece in pieces {
@@ -134,9 +142,10 @@ func readActions(
 }
 
 func readActions(
-    _ bytes: [UInt8], maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength
+    _ bytes: [UInt8], maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength,
+    deflate: WebSocketDeflateParameters? = nil
 ) -> [WebSocketConnectionState.ReadAction] {
-    var state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength)
+    var state = WebSocketConnectionState(maximumMessageLength: maximumMessageLength, deflate: deflate)
     return readActions([bytes], in: &state)
 }
 
@@ -144,4 +153,49 @@ func readActions(
 func closeCode(of frame: WebSocketFrame) -> UInt16? {
     guard frame.opcode == .close, frame.payload.count >= 2 else { return nil }
     return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+}
+
+/// "Hello" compressed, RFC 7692 §7.2.3.1.
+let compressedHello: [UInt8] = [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+/// "Hello" again, referring back into the message before (§7.2.3.2).
+let compressedHelloAgain: [UInt8] = [0xF2, 0x00, 0x11, 0x00, 0x00]
+
+/// `byteCount` bytes of text from a small vocabulary: compressible, and alike from one message
+/// to the next.
+func sentences(byteCount: Int, using generator: inout SeededGenerator) -> [UInt8] {
+    let words = ["deflate", "window", "message", "frame", "server", "client", "κόσμε", "bits", "takeover", "context"]
+    var text: [UInt8] = []
+    while text.count < byteCount {
+        text += Array((words.randomElement(using: &generator) ?? "").utf8) + [0x20]
+    }
+    return Array(text.prefix(byteCount))
+}
+
+/// `count` zero bytes as one compressed message, compressed a MiB at a time so that the test
+/// never holds them all.
+func compressedZeros(count: Int) throws -> [UInt8] {
+    let stream = try #require(ZlibStream.deflater(windowBits: 15))
+    let zeros = [UInt8](repeating: 0, count: 1 << 20)
+    var output: [UInt8] = []
+    var scratch = [UInt8](repeating: 0, count: 1 << 16)
+    var remaining = count
+    while true {
+        let piece = min(remaining, zeros.count)
+        remaining -= piece
+        var offset = 0
+        while true {
+            let result = zeros.withUnsafeBytes { input in
+                scratch.withUnsafeMutableBytes { buffer in
+                    stream.deflate(
+                        UnsafeRawBufferPointer(rebasing: input[offset..<piece]), into: buffer, flush: remaining == 0 ? .sync : .none)
+                }
+            }
+            offset += result.consumed
+            output += scratch[..<result.produced]
+            if offset == piece, result.produced < scratch.count { break }
+        }
+        if remaining == 0 { break }
+    }
+    #expect(output.suffix(4).elementsEqual(WebSocketInflater.trailer))
+    return Array(output.dropLast(4))
 }
