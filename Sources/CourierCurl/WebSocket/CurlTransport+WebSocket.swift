@@ -54,7 +54,8 @@ extension CurlEngine {
         let answer: CurlWebSocketConnection.Answer
         do {
             answer = try await CurlWebSocketConnection.open(
-                to: url, headerFields: fields, protocols: protocols, configuration: configuration, loop: loop,
+                to: url, headerFields: fields, protocols: protocols, deflate: options.compression.map(WebSocketDeflateSettings.init),
+                configuration: configuration, loop: loop,
                 maximumMessageLength: options.maximumMessageBytes,
                 connectTimeout: .seconds(configuration.connectTimeout),
                 handshakeTimeout: .seconds(request.idleTimeout(under: configuration.policies)),
@@ -70,6 +71,15 @@ extension CurlEngine {
         case .answered(let statusCode, let head):
             return (WebSocketUpgrade(nil), ResponseHead(statusCode: statusCode, headerFields: HeaderFields(headBlock: head), url: request.url))
         }
+    }
+}
+
+extension WebSocketDeflateSettings {
+    /// The offer ``WebSocket/Options/compression`` asks for.
+    init(_ compression: WebSocket.Compression) {
+        self.init(
+            clientNoContextTakeover: !compression.clientContextTakeover, serverNoContextTakeover: !compression.serverContextTakeover,
+            clientMaxWindowBits: compression.clientMaxWindowBits, serverMaxWindowBits: compression.serverMaxWindowBits)
     }
 }
 #endif

@@ -76,10 +76,12 @@ final class CurlWebSocketChannel: WebSocketChannel {
         case let error as WebSocketError:
             let code: URLError.Code =
                 switch error {
-                case .messageTooLarge: .dataLengthExceedsMaximum
+                case .messageTooLarge, .compressedMessageTooLarge: .dataLengthExceedsMaximum
                 case .connectionEndedWithoutClose: .networkConnectionLost
                 case .closeTimedOut: .timedOut
                 case .sendAfterClose: .networkConnectionLost
+                // The client's own zlib, not the server, failed.
+                case .compressionFailed: .unknown
                 default: error.closeCode == nil ? .unknown : .badServerResponse
                 }
             let closed = error.closeCode.map { "; the client closed the WebSocket with \($0)" } ?? ""
@@ -100,6 +102,8 @@ final class CurlWebSocketChannel: WebSocketChannel {
             switch error {
             case .protocolNotAToken, .protocolRepeated:
                 return RequestError.invalidHeader(name: "Sec-WebSocket-Protocol", reason: error.description)
+            case .deflateWindowBitsOutOfRange:
+                return RequestError.invalidHeader(name: "Sec-WebSocket-Extensions", reason: error.description)
             default:
                 return URLError(.badServerResponse, error.description, url: url)
             }

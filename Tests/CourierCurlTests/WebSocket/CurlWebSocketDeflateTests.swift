@@ -1,4 +1,8 @@
 #if os(Linux)
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Courier
 import CourierTestSupport
 import Foundation
 import Testing
@@ -178,6 +182,55 @@ struct CurlWebSocketDeflateTests {
             await #expect(throws: WebSocketError.compressedMessageTooLarge(limit: limit)) { try await connection.receive() }
             #expect(try await closeCodes(at: server).first == 1009)
         }
+    }
+
+    // MARK: Through CurlTransport's WebSocket
+
+    @Test func theTransportOffersCompressionWhenTheOptionsAskForIt() async throws {
+        try await withWebSocketDeflateServer { server in
+            let transport = try CurlTransport()
+            let options = WebSocket.Options(compression: WebSocket.Compression(serverContextTakeover: false))
+            let socket = try await transport.webSocket(for: URLRequest(url: server.url("/echo")), options: options)
+            #expect(socket.head.headerFields["Sec-WebSocket-Extensions"] == "permessage-deflate; server_no_context_takeover")
+            var messages = socket.messages.makeAsyncIterator()
+            for _ in 0..<2 {
+                try await socket.send(.string("hello, κόσμε"))
+                #expect(try await messages.next() == .string("hello, κόσμε"))
+            }
+            try await socket.send(.string("stats?"))
+            guard case .string(let json)? = try await messages.next() else { throw StatsError() }
+            let stats = try JSONDecoder().decode(ServerStats.self, from: Data(json.utf8))
+            #expect(stats.frames.map(\.compressed) == [true, true])
+            try await socket.close()
+            await transport.shutdown()
+        }
+    }
+
+    /// What inflates past ``WebSocket/Options/maximumMessageBytes`` is too large, as a message
+    /// that arrives too large is.
+    @Test func theTransportFailsAMessageThatInflatesPastTheLimit() async throws {
+        try await withWebSocketDeflateServer { server in
+            let transport = try CurlTransport()
+            let options = WebSocket.Options(maximumMessageBytes: 1 << 20, compression: .permessageDeflate)
+            let socket = try await transport.webSocket(for: URLRequest(url: server.url("/echo")), options: options)
+            try await socket.send(.string("zeros:\(16 << 20)"))
+            var messages = socket.messages.makeAsyncIterator()
+            let error = await #expect(throws: URLError.self) { try await messages.next() }
+            #expect(error?.code == .dataLengthExceedsMaximum)
+            #expect(try await closeCodes(at: server).first == 1009)
+            await transport.shutdown()
+        }
+    }
+
+    @Test func aWindowTheOptionsCannotHaveIsRefusedBeforeAnythingIsSent() async throws {
+        let transport = try CurlTransport()
+        let options = WebSocket.Options(compression: WebSocket.Compression(serverMaxWindowBits: 16))
+        let error = await #expect(throws: RequestError.self) {
+            try await transport.webSocket(for: URLRequest(url: URL(string: "ws://127.0.0.1:9/")!), options: options)
+        }
+        #expect(error == .invalidHeader(
+            name: "Sec-WebSocket-Extensions", reason: "permessage-deflate's server_max_window_bits cannot be 16: a window is 8 to 15 bits"))
+        await transport.shutdown()
     }
 
     // MARK: Helpers
