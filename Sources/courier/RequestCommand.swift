@@ -330,7 +330,7 @@ struct RequestCommand: AsyncParsableCommand {
         if transport == .urlSession, let refusal = httpVersionAndTLS.refusalOnURLSession(configuration) {
             throw refusal
         }
-        if httpVersionAndTLS.insecure { Terminal.errorLine(HTTPVersionAndTLSOptions.insecureWarning) }
+        if httpVersionAndTLS.tls.insecure { Terminal.errorLine(TLSOptions.insecureWarning) }
         return configuration
     }
 
