@@ -33,6 +33,13 @@ package final class TestWebSocketServer: Sendable {
         case neverAnswersClose
         /// Answers the upgrade request with these bytes as they are, whatever it asked.
         case rawResponse(String)
+        /// Sends one message of `length` bytes right after the handshake, in frames of at most
+        /// `fragmentLength` bytes (the first, then continuations), then behaves as ``echo``:
+        /// ``fragmentedPayload(length:)`` as text, or the same bytes as binary.
+        case sendFragmented(length: Int, fragmentLength: Int, text: Bool)
+        /// Behaves as ``echo``, and after answering a ping sends the text message "ping", so
+        /// that the client's pings show among its messages.
+        case announcePings
     }
 
     /// A close frame the server received: its code (nil when it had none) and reason.
@@ -59,6 +66,12 @@ package final class TestWebSocketServer: Sendable {
     /// `ws://127.0.0.1:<port>/<path>`.
     package func url(path: String = "socket") -> String {
         "ws://127.0.0.1:\(port)/\(path)"
+    }
+
+    /// The message ``Mode/sendFragmented(length:fragmentLength:text:)`` sends: ASCII letters,
+    /// so that it is text too, in a pattern that shows a fragment lost, repeated or reordered.
+    package static func fragmentedPayload(length: Int) -> [UInt8] {
+        (0..<length).map { UInt8(ascii: "a") + UInt8(($0 / 7 + $0) % 26) }
     }
 
     package static func start(_ mode: Mode) async throws -> TestWebSocketServer {
@@ -103,7 +116,7 @@ package final class TestWebSocketServer: Sendable {
 extension TestWebSocketServer.Mode {
     var echoes: Bool {
         switch self {
-        case .echo, .flood: true
+        case .echo, .flood, .sendFragmented, .announcePings: true
         default: false
         }
     }
@@ -127,8 +140,19 @@ private final class WebSocketBehaviour: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         switch mode {
-        case .echo, .neverAnswersClose, .rawResponse:
+        case .echo, .neverAnswersClose, .rawResponse, .announcePings:
             break
+        case .sendFragmented(let length, let fragmentLength, let text):
+            let payload = TestWebSocketServer.fragmentedPayload(length: length)
+            var offset = 0
+            repeat {
+                let end = min(offset + fragmentLength, length)
+                let opcode: WebSocketOpcode = offset > 0 ? .continuation : text ? .text : .binary
+                let data = context.channel.allocator.buffer(bytes: payload[offset..<end])
+                context.write(wrapOutboundOut(WebSocketFrame(fin: end == length, opcode: opcode, data: data)), promise: nil)
+                offset = end
+            } while offset < length
+            context.flush()
         case .flood(let messages, let length):
             let payload = context.channel.allocator.buffer(repeating: 0x2A, count: length)
             for _ in 0..<messages {
@@ -164,6 +188,9 @@ private final class WebSocketBehaviour: ChannelInboundHandler {
             }
         case .ping:
             send(context, WebSocketFrame(fin: true, opcode: .pong, data: payload))
+            if case .announcePings = mode {
+                send(context, WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: "ping")))
+            }
         case .pong:
             if case .pingFirst = mode {
                 send(context, WebSocketFrame(fin: true, opcode: .text, data: payload))

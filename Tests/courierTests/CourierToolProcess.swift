@@ -105,8 +105,10 @@ enum CourierToolProcess {
 
     /// Runs `courier arguments…` with stdout on a pipe, as `courier … | head -c N` would: the
     /// test reads up to `readBytes` bytes (none when 0), then closes the only read end, so the
-    /// tool's next write fails with `EPIPE`.
-    static func runIntoClosedPipe(_ arguments: [String], readBytes: Int, timeout: Duration = TestRun.hangLimit) async throws -> PipeOutcome {
+    /// tool's next write fails with `EPIPE`. stdin is `/dev/null` unless `standardInput` is given.
+    static func runIntoClosedPipe(
+        _ arguments: [String], readBytes: Int, standardInput: FileHandle = .nullDevice, timeout: Duration = TestRun.hangLimit
+    ) async throws -> PipeOutcome {
         var ends: [Int32] = [-1, -1]
         // Close-on-exec, so the child holds only the write end it gets as stdout: an inherited
         // read end would keep the pipe open and the tool would block instead of failing.
@@ -122,17 +124,23 @@ enum CourierToolProcess {
             try? stderr.close()
             try? FileManager.default.removeItem(at: stderrURL)
         }
-        let process = try launch(arguments, environment: [:], stdin: .nullDevice, stdout: writeEnd, stderr: stderr)
+        let process = try launch(arguments, environment: [:], stdin: standardInput, stdout: writeEnd, stderr: stderr)
         try writeEnd.close()
-        var read = Data()
-        if readBytes > 0 {
-            // Bounded by poll, so a tool that never writes fails the test instead of hanging it.
-            var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, Int32(timeout.components.seconds * 1000)) == 1 {
-                read = try readEnd.read(upToCount: readBytes) ?? Data()
+        // Off the task threads: the wait lasts as long as the tool takes to start and write,
+        // which under load stalls every other test sharing those few threads.
+        let readDescriptor = ends[0]
+        let read = try await offTheTaskThreads { [readEnd] in
+            var read = Data()
+            if readBytes > 0 {
+                // Bounded by poll, so a tool that never writes fails the test instead of hanging it.
+                var entry = pollfd(fd: readDescriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, Int32(timeout.components.seconds * 1000)) == 1 {
+                    read = try readEnd.read(upToCount: readBytes) ?? Data()
+                }
             }
+            try readEnd.close()
+            return read
         }
-        try readEnd.close()
         try await waitForExit(process, arguments: arguments, timeout: timeout)
         return PipeOutcome(
             reason: process.terminationReason,

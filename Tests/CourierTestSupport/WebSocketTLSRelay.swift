@@ -1,16 +1,14 @@
-#if os(Linux)
-import CourierTestSupport
 import Foundation
 
 /// TLS in front of a plain WebSocket server: a Python relay on 127.0.0.1 that ends TLS with
 /// the test certificates and pumps the bytes to and from `targetPort`, so wss:// meets the
 /// same NIOWebSocket server as ws://. One thread per connection, which reads whichever side
 /// has bytes (TLS's own buffer first) and writes them whole to the other.
-struct WebSocketTLSRelay: Sendable {
+package struct WebSocketTLSRelay: Sendable {
     private let process: ScriptedServerProcess
-    var port: Int { process.port }
+    package var port: Int { process.port }
 
-    static func start(to targetPort: Int, files: TLSTestFiles) async throws -> WebSocketTLSRelay {
+    package static func start(to targetPort: Int, files: TLSTestFiles) async throws -> WebSocketTLSRelay {
         let python = try TLSTestFiles.tool("python3")
         let (certificate, key) = files.paths(of: .caSigned)
         return WebSocketTLSRelay(process: try await ScriptedServerProcess.start(
@@ -19,7 +17,7 @@ struct WebSocketTLSRelay: Sendable {
         ))
     }
 
-    func stop() {
+    package func stop() {
         process.stop()
     }
 
@@ -63,4 +61,13 @@ struct WebSocketTLSRelay: Sendable {
         threading.Thread(target=relay, args=(client,), daemon=True).start()
     """#
 }
-#endif
+
+/// Runs `body` against a fresh TLS relay to the plain server on `targetPort`, with fresh
+/// certificates (the test CA's is ``TLSTestFiles/caBundlePath``); stops it and removes the
+/// certificates afterwards whatever happens.
+package func withWebSocketTLSRelay<T>(
+    to targetPort: Int,
+    _ body: (WebSocketTLSRelay, TLSTestFiles) async throws -> T
+) async throws -> T {
+    try await withTLSTestServer(start: { try await WebSocketTLSRelay.start(to: targetPort, files: $0) }, stop: { $0.stop() }, body)
+}
