@@ -267,7 +267,10 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
-        .testTarget(name: "courierTests", dependencies: ["courier", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport"]),
+        .testTarget(
+            name: "courierTests",
+            dependencies: ["courier", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport", "CourierWebSocketTestSupport"]
+        ),
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [

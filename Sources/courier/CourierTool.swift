@@ -11,18 +11,18 @@ import Foundation
 struct CourierTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courier",
-        abstract: "Courier's command-line tool: demo, request, parity and bench on URLSession or libcurl.",
+        abstract: "Courier's command-line tool: demo, request, ws, parity and bench on URLSession or libcurl.",
         discussion: """
             A usage error (unknown option, missing or malformed argument, bad URL) is one line \
-            on stderr, `courier: <message>`, and exit status 64; `courier request` exits with \
-            curl's codes for its failures, a bad URL included (see `courier help request`). A \
-            failed write to stdout (a closed pipe, a full disk) ends any subcommand with exit \
-            status 23, as curl does.
+            on stderr, `courier: <message>`, and exit status 64; `courier request` and \
+            `courier ws` exit with curl's codes for their failures, a bad URL included (see \
+            `courier help request` and `courier help ws`). A failed write to stdout (a closed \
+            pipe, a full disk) ends any subcommand with exit status 23, as curl does.
             """,
         // With libcurl's version, which decides much of what the curl transport can do.
         version: "courier \(courierVersion) (libcurl \(CurlTransport.libcurlVersion))",
         subcommands: [
-            DemoCommand.self, RequestCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self,
+            DemoCommand.self, RequestCommand.self, WebSocketCommand.self, ParityCommand.self, BenchCommand.self, ServeCommand.self,
             StreamProbeCommand.self, CacheProbeCommand.self,
         ],
         // `courier` alone runs the demo, the README's first command.

@@ -24,6 +24,11 @@ enum CurlExitCode {
     /// Not curl's (curl uses 2 for some of them): an unknown option, a missing or malformed
     /// argument, as ArgumentParser exits for a `ValidationError`.
     static let usageError: Int32 = 64
+    /// Not curl's, whose `ws://` transfers have no status for it: `courier ws` and a server that
+    /// closed the WebSocket with a code other than 1000, 1001 or none. sysexits(3)'s
+    /// `EX_PROTOCOL` ("remote error in protocol"), beside `EX_USAGE`'s 64 above; curl's own 76
+    /// (`CURLE_OBSOLETE76`) has not been returned since 7.82, so no curl failure reads as it.
+    static let webSocketClosed: Int32 = 76
 
     /// The exit status for `error`, which ended a request.
     static func forFailure(_ error: any Error) -> Int32 {

@@ -106,7 +106,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let targets = try urls.map(RequestURL.parse).map(stream.target)
+        let targets = try urls.map { try RequestURL.parse($0) }.map(stream.target)
         let method = (method ?? stream.impliedMethod ?? (data != nil || json != nil || !form.fields.isEmpty ? "POST" : "GET"))
         let failure = { (error: any Error, target: URL) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
@@ -379,7 +379,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// The typed error a failure stands for, as `APIClient` would report it.
-    private static func kind(of error: any Error) -> APIError.Kind {
+    static func kind(of error: any Error) -> APIError.Kind {
         if let error = error as? RequestError { return .invalidRequest(error) }
         return .transport(error)
     }

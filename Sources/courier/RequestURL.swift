@@ -2,23 +2,32 @@ import ArgumentParser
 import Courier
 import Foundation
 
-/// Parses a command-line URL: absolute, http or https, with a host. Anything else is refused
-/// naming the text, before any transport is created: a usage error (exit 64) for most commands,
-/// curl's exit code for `courier request` (``curlExitCode(rejecting:)``).
+/// Parses a command-line URL: absolute, http or https (or, for `courier ws`, ws or wss too),
+/// with a host. Anything else is refused naming the text, before any transport is created: a
+/// usage error (exit 64) for most commands, curl's exit code for `courier request` and
+/// `courier ws` (``curlExitCode(rejecting:schemes:)``).
 enum RequestURL {
-    static func parse(_ text: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+    /// The schemes `courier request` sends.
+    static let httpSchemes = ["http", "https"]
+    /// The schemes `courier ws` opens: a WebSocket's own, and their http forms, as
+    /// `HTTPTransport.webSocket(for:)` takes them.
+    static let webSocketSchemes = ["ws", "wss", "http", "https"]
+
+    static func parse(_ text: String, schemes: [String] = httpSchemes) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme),
+              let host = url.host, !host.isEmpty
         else {
-            throw ValidationError("invalid URL \(redactedURLText(text).debugDescription): expected an absolute http:// or https:// URL")
+            let expected = schemes.map { "\($0)://" }
+            let listed = expected.dropLast().joined(separator: ", ") + (expected.count > 1 ? " or " : "") + (expected.last ?? "")
+            throw ValidationError("invalid URL \(redactedURLText(text).debugDescription): expected an absolute \(listed) URL")
         }
         return url
     }
 
-    /// curl's exit code for a URL ``parse(_:)`` refuses: 1 ("unsupported protocol") for a scheme
-    /// other than http and https, 3 ("URL malformed") for the rest.
-    static func curlExitCode(rejecting text: String) -> Int32 {
-        guard let scheme = URL(string: text)?.scheme?.lowercased(), scheme != "http", scheme != "https" else { return 3 }
+    /// curl's exit code for a URL ``parse(_:schemes:)`` refuses: 1 ("unsupported protocol") for
+    /// a scheme not in `schemes`, 3 ("URL malformed") for the rest.
+    static func curlExitCode(rejecting text: String, schemes: [String] = httpSchemes) -> Int32 {
+        guard let scheme = URL(string: text)?.scheme?.lowercased(), !schemes.contains(scheme) else { return 3 }
         return 1
     }
 }

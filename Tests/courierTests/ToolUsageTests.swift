@@ -34,6 +34,11 @@ import Testing
         ),
         UsageCase(arguments: ["request", "-H", ": value", url], line: #"courier: header ": value" has no name"#),
         UsageCase(arguments: ["request", "--timeout", "soon", url], line: "courier: The value 'soon' is invalid for '--timeout <timeout>'"),
+        UsageCase(arguments: ["ws"], line: "courier: Missing expected argument '<url>'"),
+        UsageCase(
+            arguments: ["ws", "-H", "X-Tag", "ws://127.0.0.1:1/"],
+            line: #"courier: header "X-Tag" needs the form 'Name: value', 'Name;' for an empty value or 'Name:' to drop it"#
+        ),
         UsageCase(arguments: ["parity"], line: "courier: give at least one URL or --file FILE"),
         UsageCase(arguments: ["parity", "--file", "/nonexistent/urls"], line: "courier: cannot read --file /nonexistent/urls: "),
         UsageCase(arguments: ["bench", "--requests", "5", "--duration", "1", url], line: "courier: give --requests or --duration, not both"),
@@ -50,7 +55,7 @@ import Testing
         #expect(result.stderrText.hasSuffix("\n"))
     }
 
-    @Test(arguments: [["--help"], ["request", "--help"], ["help", "request"], ["bench", "-h"]])
+    @Test(arguments: [["--help"], ["request", "--help"], ["help", "request"], ["bench", "-h"], ["help", "ws"]])
     func helpGoesToStdoutAndExitsZero(_ arguments: [String]) async throws {
         let result = try await CourierToolProcess.run(arguments)
         #expect(result.status == 0, "\(result.stderrText)")
@@ -66,5 +71,18 @@ import Testing
         for code in Set(given).map(String.init) {
             #expect(result.stdoutText.contains("\n  \(code) "), "exit code \(code) in \(result.stdoutText)")
         }
+    }
+
+    @Test func wsHelpListsItsExitCodes() async throws {
+        let result = try await CourierToolProcess.run(["ws", "--help"])
+        for code in [0, 1, 3, 4, 5, 6, 7, 22, 23, 26, 28, 35, 52, 56, 58, 60, 63, 64, 76, 97].map(String.init) {
+            #expect(result.stdoutText.contains("\n  \(code) "), "exit code \(code) in \(result.stdoutText)")
+        }
+        #expect(!result.stdoutText.contains("--http2"), "a WebSocket's handshake is HTTP/1.1 only")
+    }
+
+    @Test func theToolListsWs() async throws {
+        let result = try await CourierToolProcess.run(["--help"])
+        #expect(result.stdoutText.contains("\n  ws "), "\(result.stdoutText)")
     }
 }
