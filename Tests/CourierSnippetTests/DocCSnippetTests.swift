@@ -58,7 +58,7 @@ import CourierWebSocketTestSupport
             let transport = try CurlTransport()
             let url = server.url("/duplex-echo")
             do {
-                let answers = try await awaitWithin { try await chatOverWebSocket(["hello", "again"], at: url, over: transport) }
+                let answers = try await awaitWithin { try await chat(["hello", "again"], at: url, over: transport) }
                 await transport.shutdown()
                 return answers
             } catch {

@@ -69,6 +69,9 @@ import Testing
         let socket = try await transport.webSocket(for: request(server.url()))
         for try await _ in socket.messages {}
         #expect(socket.closeCode == .normalClosure)
+        // The server records the echo of its close as it reads it, which may be after the
+        // client saw the connection end.
+        await waitUntil { server.closeCodes == [1000] }
         #expect(server.closeCodes == [1000])
         await transport.shutdown()
         try await server.shutdown()
