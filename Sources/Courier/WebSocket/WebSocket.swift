@@ -209,8 +209,9 @@ public final class WebSocket: Sendable {
     }
 
     private static func finish(_ inbox: Locked<Inbox>, _ ending: Inbox.End, url: URL?) {
-        guard case .finish(let finish) = inbox.withLock({ $0.ended(ending) }) else { return }
-        let error = endError(ending, url: url)
+        let (action, clientClose) = inbox.withLock { ($0.ended(ending), $0.clientClose) }
+        guard case .finish(let finish) = action else { return }
+        let error = endError(ending, clientClose: clientClose, url: url)
         finish.reader?.resume(returning: false)
         for ping in finish.pings { ping.resume(throwing: error) }
         for waiter in finish.endWaiters { waiter.resume() }
@@ -223,22 +224,29 @@ public final class WebSocket: Sendable {
         case .closed(let code, _, let byServer) where !byServer || code.isNormal:
             consumer.resume(returning: nil)
         case .closed, .failed:
-            consumer.resume(throwing: endError(ending, url: url))
+            // Only the server's close is thrown here, so there is no client close to name.
+            consumer.resume(throwing: endError(ending, clientClose: nil, url: url))
         }
     }
 
-    /// The error for what can no longer be done once the connection ended so.
-    private static func endError(_ ending: Inbox.End, url: URL?) -> any Error {
+    /// The error for what can no longer be done once the connection ended so. A close the
+    /// client began is its own, code and reason, whatever the server answered with.
+    private static func endError(
+        _ ending: Inbox.End, clientClose: (code: CloseCode, reason: String)?, url: URL?
+    ) -> any Error {
         switch ending {
         case .closed(let code, let reason, let byServer):
-            WebSocketCloseError(code: code, reason: reason, closedByServer: byServer, url: url)
+            if !byServer, let clientClose {
+                return WebSocketCloseError(code: clientClose.code, reason: clientClose.reason, closedByServer: false, url: url)
+            }
+            return WebSocketCloseError(code: code, reason: reason, closedByServer: byServer, url: url)
         case .failed(let error):
-            error
+            return error
         }
     }
 
     private func endError(_ ending: Inbox.End) -> any Error {
-        Self.endError(ending, url: url)
+        Self.endError(ending, clientClose: inbox.withLock { $0.clientClose }, url: url)
     }
 
     private func closeError() -> any Error {
