@@ -110,14 +110,34 @@ extension WebSocket {
     }
 }
 
-/// `count` bytes of printable ASCII, so that the same payload serves as text and as binary.
+/// Whether the cases that move tens of mebibytes run: not under a sanitizer, where each costs
+/// minutes of CPU and starves the tests beside it. The plain runs check those sizes; the
+/// sanitizer runs check memory and threads, which the smaller cases reach through the same code.
+let runsLargeCases = !TestRun.isSanitized
+
+/// A message that takes many writes: 16 MiB, the default limit, or 1 MiB under a sanitizer.
+let largeMessageLength = runsLargeCases ? 16 << 20 : 1 << 20
+
+/// `count` bytes of printable ASCII, a–z over and over, so that the same payload serves as text
+/// and as binary.
 func asciiPayload(_ count: Int) -> [UInt8] {
-    (0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+    repeating((0..<26).map { UInt8(ascii: "a") + UInt8($0) }, toCount: count)
 }
 
-/// `count` bytes covering every value, for binary payloads.
+/// `count` bytes taking every value, in an order in which a shift by less than 256 bytes
+/// changes every byte.
 func binaryPayload(_ count: Int) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+    repeating((0..<256).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 13) }, toCount: count)
+}
+
+/// `pattern` repeated to `count` bytes by doubling, a few copies rather than a loop per byte:
+/// megabytes of payload cost nothing even under a sanitizer.
+private func repeating(_ pattern: [UInt8], toCount count: Int) -> [UInt8] {
+    var bytes = pattern
+    bytes.reserveCapacity(max(count, pattern.count))
+    // The length stays a multiple of the pattern's, so each copy continues the pattern.
+    while bytes.count < count { bytes += bytes.prefix(count - bytes.count) }
+    return Array(bytes.prefix(count))
 }
 
 extension WebSocket.Message {
@@ -128,10 +148,5 @@ extension WebSocket.Message {
         case .data(let data): Array(data)
         }
     }
-}
-
-/// The case's label for a parameterized test's arguments: bytes as hex.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
 }
 #endif
