@@ -54,12 +54,13 @@ struct Reading {
 /// The connection must end by itself: `client` closes, reads to the end, or the server ends it.
 func conformanceCase(
     _ script: [ScriptedWebSocketServer.Step], answersPings: Bool = true, answersClose: Bool = true,
-    framesWithHandshake: [WireFrame] = [], options: WebSocket.Options = .patient(),
+    responseFields: [String] = [], framesWithHandshake: [WireFrame] = [], options: WebSocket.Options = .patient(),
     sourceLocation: SourceLocation = #_sourceLocation,
     client: (WebSocket, ScriptedWebSocketServer) async throws -> Void
 ) async throws -> ScriptedClientRecord {
     let server = try await ScriptedWebSocketServer.start(
-        script, answersPings: answersPings, answersClose: answersClose, framesWithHandshake: framesWithHandshake)
+        script, answersPings: answersPings, answersClose: answersClose, responseFields: responseFields,
+        framesWithHandshake: framesWithHandshake)
     let transport = try CurlTransport()
     do {
         let socket = try await transport.webSocket(for: URLRequest(url: server.url), options: options)
@@ -76,7 +77,13 @@ func conformanceCase(
     #expect(
         record.framesAfterClose.isEmpty, "the client sent \(record.framesAfterClose) after its close frame",
         sourceLocation: sourceLocation)
-    #expect(record.frames.allSatisfy { $0.rsv == 0 }, "a client frame had reserved bits set", sourceLocation: sourceLocation)
+    // RSV1 marks a compressed message's first frame, when permessage-deflate was agreed; no
+    // other bit is ever set, and never on a control frame or a continuation (RFC 7692 §6).
+    let compressionAgreed = responseFields.contains { $0.lowercased().hasPrefix("sec-websocket-extensions: permessage-deflate") }
+    let reservedBitsValid = record.frames.allSatisfy { frame in
+        frame.rsv == 0 || (compressionAgreed && frame.rsv == 4 && (frame.opcode == WireFrame.text || frame.opcode == WireFrame.binary))
+    }
+    #expect(reservedBitsValid, "a client frame had reserved bits set: \(record.frames)", sourceLocation: sourceLocation)
     #expect(record.trailingByteCount == 0, "the client's last frame was cut short", sourceLocation: sourceLocation)
     return record
 }
@@ -84,9 +91,11 @@ func conformanceCase(
 extension WebSocket.Options {
     /// The default options but for a close timeout only a hang reaches: a case that is not about
     /// the timeout must not fail because a loaded machine (or a sanitizer) answered late.
-    static func patient(maximumMessageBytes: Int = 16 << 20, idleTimeout: TimeInterval? = nil) -> Self {
+    static func patient(
+        maximumMessageBytes: Int = 16 << 20, compression: WebSocket.Compression? = nil, idleTimeout: TimeInterval? = nil
+    ) -> Self {
         WebSocket.Options(
-            maximumMessageBytes: maximumMessageBytes, idleTimeout: idleTimeout,
+            maximumMessageBytes: maximumMessageBytes, compression: compression, idleTimeout: idleTimeout,
             closeTimeout: TimeInterval(TestRun.hangLimit.components.seconds))
     }
 }
