@@ -17,8 +17,17 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         /// Streams the request's body as an `UploadBody` of `chunkSize`-byte chunks, its length
         /// declared or not.
         case streamUpload(chunkSize: Int, declaresLength: Bool)
+        /// Sends the request's body through the streaming entry point as one `UploadBody`: its
+        /// bytes, or a file holding them.
+        case upload(UploadSource)
         /// Streams the response and cancels the reading task once `afterBytes` arrived.
         case cancelStream(afterBytes: Int)
+    }
+
+    /// Where an ``Action/upload(_:)`` body comes from.
+    enum UploadSource: Sendable {
+        case data
+        case file
     }
 
     var name: String

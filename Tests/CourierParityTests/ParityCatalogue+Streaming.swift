@@ -30,6 +30,20 @@ extension ParityCatalogue {
             action: .streamUpload(chunkSize: 5, declaresLength: false),
             known: streamedUploadFramedByItsSpool
         ),
+        // An upload is not a form: neither engine labels a POST of one, as both label a POST's
+        // own body (`POST body without Content-Type`).
+        ParityCase("POST upload of bytes without Content-Type", .send("POST", "/anything", body: Data("a=1&b=2".utf8)), action: .upload(.data)),
+        ParityCase("POST upload of a file without Content-Type", .send("POST", "/anything", body: Data("a=1&b=2".utf8)), action: .upload(.file)),
+        ParityCase(
+            "POST streamed upload without Content-Type",
+            .send("POST", "/anything", body: Data("a=1&b=2".utf8)),
+            action: .streamUpload(chunkSize: 3, declaresLength: true)
+        ),
+        ParityCase(
+            "POST upload of a file with its own Content-Type",
+            .send("POST", "/anything", body: Data("a,b\n1,2\n".utf8), headers: [("Content-Type", "text/csv")]),
+            action: .upload(.file)
+        ),
         ParityCase(
             "streamed upload, 303 to GET",
             .send("POST", "/redirect-to?url=/anything&status_code=303", body: Data("streamed".utf8)),

@@ -68,6 +68,8 @@ enum ParityRunner {
             let chunks = stride(from: 0, to: body.count, by: chunkSize).map { Data(body[$0..<min($0 + chunkSize, body.count)]) }
             let upload = UploadBody.stream(UploadChunks(chunks), length: declaresLength ? Int64(body.count) : nil)
             outcome = await ExchangeOutcome(streaming: bare, through: transport.streaming, uploading: upload)
+        case .upload(let source):
+            outcome = await Self.uploaded(request, from: source, through: transport.streaming)
         case .cancelStream(let afterBytes):
             outcome = await Self.cancelledStream(request, through: transport.streaming, afterBytes: afterBytes)
         case .send:
@@ -94,6 +96,28 @@ extension ParityRunner {
         if parts.count == 4 && parts[1] == "flaky" { return parts[2] }
         if parts.count == 3 && parts[1] == "cache" { return "cache-" + parts[2] }
         return nil
+    }
+
+    /// Sends `request`'s body as an upload of `source`'s kind, in place of the request's own.
+    fileprivate static func uploaded(
+        _ request: URLRequest, from source: ParityCase.UploadSource, through streaming: @escaping StreamingNetworking
+    ) async -> ExchangeOutcome {
+        var bare = request
+        bare.httpBody = nil
+        let bytes = request.httpBody ?? Data()
+        switch source {
+        case .data:
+            return await ExchangeOutcome(streaming: bare, through: streaming, uploading: .data(bytes))
+        case .file:
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-parity-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            do {
+                try bytes.write(to: file)
+                return await ExchangeOutcome(streaming: bare, through: streaming, uploading: try .file(file))
+            } catch {
+                return .failure(ExchangeFailure(error))
+            }
+        }
     }
 
     /// Reads a streamed body until `afterBytes` arrived, then cancels the reading task: the

@@ -27,4 +27,27 @@ import Testing
         await transport.shutdown()
         try await server.shutdown()
     }
+
+    /// Collected or not, an upload goes out as an upload, which FoundationNetworking does not
+    /// label a form as it labels a POST's own body.
+    @Test func anUploadIsSentAsOneWithoutCourierDelegate() async throws {
+        let server = try await TestServer.start()
+        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        var request = URLRequest(url: server.url("/anything"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("own".utf8)
+
+        let (body, _) = try await transport.stream(for: request, uploading: .data(Data("uploaded".utf8)))
+        _ = try await body.collect(upTo: 1 << 20)
+        let received = try #require(server.lastRequest)
+        #expect(received.values(for: "Content-Type") == [])
+        #expect(received.body == Data("uploaded".utf8))
+
+        _ = try await transport.exchange(request)
+        #expect(server.lastRequest?.values(for: "Content-Type") == ["application/x-www-form-urlencoded"])
+        #expect(server.lastRequest?.body == Data("own".utf8))
+
+        await transport.shutdown()
+        try await server.shutdown()
+    }
 }

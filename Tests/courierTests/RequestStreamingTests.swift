@@ -45,6 +45,47 @@ import Testing
         #expect(received.body == Data("notes\n".utf8))
     }
 
+    /// As curl 7.88 and 8 send `-X POST -T FILE`: the file with its length and no
+    /// `Content-Type`, since an upload is not a form, whatever the method.
+    @Test(arguments: transports)
+    func aPostedUploadFileGoesWithoutAContentType(transport: String) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = temporaryPath(".txt")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("a=1&b=2\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try await CourierToolProcess.run([
+            "request", "--transport", transport, "-X", "POST", "-T", path, server.url("/anything/upload").absoluteString,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let received = try #require(server.lastRequest)
+        #expect(received.method == "POST")
+        #expect(received.values(for: "Content-Type") == [])
+        #expect(received.values(for: "Content-Length") == ["8"])
+        #expect(received.values(for: "Transfer-Encoding") == [])
+        #expect(received.body == Data("a=1&b=2\n".utf8))
+    }
+
+    /// As curl sends `-X POST -T -`: stdin chunked, with no `Content-Type`.
+    @Test func aPostedStandardInputGoesWithoutAContentTypeOnCurl() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let path = temporaryPath(".txt")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("a=1&b=2\n".utf8).write(to: URL(fileURLWithPath: path))
+        let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? input.close() }
+        let result = try await CourierToolProcess.run(
+            ["request", "--transport", "curl", "-X", "POST", "-T", "-", server.url("/anything/upload").absoluteString], standardInput: input
+        )
+        #expect(result.status == 0, "\(result.stderrText)")
+        let received = try #require(server.lastRequest)
+        #expect(received.method == "POST")
+        #expect(received.values(for: "Content-Type") == [])
+        #expect(received.values(for: "Transfer-Encoding") == ["chunked"])
+        #expect(received.body == Data("a=1&b=2\n".utf8))
+    }
+
     @Test(arguments: transports)
     func anUnreadableUploadFileExitsTwentySixBeforeSending(transport: String) async throws {
         let server = try await TestServer.start()

@@ -31,6 +31,11 @@ public struct UploadBody: Sendable {
     /// ``HTTPTransport/stream(for:uploading:)`` sends it with a request that names no
     /// `Content-Type`, and ``APIClient/stream(_:uploading:)`` in place of the one a request's
     /// method body would set, unless the request's headers name one.
+    ///
+    /// A body without one goes out with no `Content-Type` unless the request names one, even by
+    /// POST: FoundationNetworking labels a POST's own `httpBody` a form
+    /// (`application/x-www-form-urlencoded`), as CurlTransport then does too, but neither
+    /// takes an upload for one, as `curl -T` does not.
     public package(set) var contentType: String? = nil
 
     /// Whether a ``Source/chunks(_:)`` source starts again from the beginning each time it is

@@ -9,12 +9,18 @@ extension URLSession {
     /// handler collects the body.
     ///
     /// A failure carries what could be measured around the task until then
-    /// (``Foundation/URLError/exchangeMetrics``).
+    /// (``Foundation/URLError/exchangeMetrics``). `upload`, when given, is sent by an upload
+    /// task in place of the request's own body.
     func courierData(
-        for request: URLRequest, tasks: URLSessionTransport.TaskQueue, delegate: URLSessionTransport.SessionDelegate?
+        for request: URLRequest, uploading upload: Data? = nil, tasks: URLSessionTransport.TaskQueue,
+        delegate: URLSessionTransport.SessionDelegate?
     ) async throws -> (Data, ResponseHead) {
-        let request = try outgoing(request)
-        let exchange = URLSessionTransport.Exchange(collecting: request, tasks: tasks)
+        var request = try outgoing(request)
+        if upload != nil {
+            request.httpBody = nil
+            request.httpBodyStream = nil
+        }
+        let exchange = URLSessionTransport.Exchange(collecting: request, tasks: tasks, upload: upload.map { .data($0) })
         guard case .collected(let data, let head) = try await run(exchange, delegate: delegate) else {
             // Unreachable by construction; an error rather than a trap, should that ever change.
             throw URLError(.unknown, "the engine answered a collected exchange with a stream", url: request.url)
@@ -25,29 +31,30 @@ extension URLSession {
     /// One task whose head is returned as soon as it arrives and whose body is written to a
     /// ``ResponseBody`` as the delegate receives it.
     ///
-    /// Bytes in memory go out as `httpBody`; a file as an upload task's file, which
-    /// FoundationNetworking reads in pieces as it sends; a stream is spooled to a file first
-    /// (see ``URLSessionTransport/UploadSpool``).
+    /// Every upload goes out through an upload task, never as the request's own body (see
+    /// ``URLSessionTransport/Exchange/Upload``): bytes in memory as its data; a file as its
+    /// file, which FoundationNetworking reads in pieces as it sends; a stream spooled to a file
+    /// first (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
         for request: URLRequest, uploading upload: UploadBody?, tasks: URLSessionTransport.TaskQueue,
         delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, ResponseHead) {
         var request = try outgoing(request)
-        var file: URL?
+        var sent: URLSessionTransport.Exchange.Upload?
         var spool: URLSessionTransport.UploadSpool?
         if let upload {
             request.httpBody = nil
             request.httpBodyStream = nil
             switch upload.source {
             case .data(let data):
-                request.httpBody = data
+                sent = .data(data)
             case .file(let url):
-                file = url
+                sent = .file(url)
             case .chunks:
                 do {
                     let written = try await URLSessionTransport.UploadSpool.write(upload)
                     spool = written
-                    file = written.file
+                    sent = .file(written.file)
                 } catch is CancellationError {
                     throw URLError.cancelled(url: request.url)
                 } catch {
@@ -57,7 +64,7 @@ extension URLSession {
             }
         }
         let exchange = URLSessionTransport.Exchange(
-            streaming: request, tasks: tasks, uploadFile: file, spool: spool, sendObserver: upload?.readObserver,
+            streaming: request, tasks: tasks, upload: sent, spool: spool, sendObserver: upload?.readObserver,
             unreadLimit: delegate.maximumUnreadBytes
         )
         guard case .streamed(let body, let head) = try await run(exchange, delegate: delegate) else {
@@ -89,15 +96,20 @@ extension URLSession {
                     let request = exchange.request.wholeSecondTimeout
                     let task: URLSessionTask
                     if let delegate {
-                        if let file = exchange.uploadFile {
-                            task = self.uploadTask(with: request, fromFile: file)
-                        } else {
-                            task = self.dataTask(with: request)
+                        switch exchange.upload {
+                        case .data(let data)?: task = self.uploadTask(with: request, from: data)
+                        case .file(let file)?: task = self.uploadTask(with: request, fromFile: file)
+                        case nil: task = self.dataTask(with: request)
                         }
                         delegate.register(exchange, for: task, idleTimeout: idleTimeout)
                     } else {
-                        task = self.dataTask(with: request) { data, response, error in
+                        let complete = { @Sendable (data: Data?, response: URLResponse?, error: (any Error)?) in
                             exchange.complete(data: data, response: response, error: error, challenged: nil)
+                        }
+                        switch exchange.upload {
+                        case .data(let data)?: task = self.uploadTask(with: request, from: data, completionHandler: complete)
+                        case .file(let file)?: task = self.uploadTask(with: request, fromFile: file, completionHandler: complete)
+                        case nil: task = self.dataTask(with: request, completionHandler: complete)
                         }
                     }
                     exchange.start(task, continuation: continuation)

@@ -24,10 +24,20 @@ extension URLSessionTransport {
         typealias Continuation = CheckedContinuation<Answer, any Error>
         private typealias State = ExchangeState<URLSessionTask, Continuation>
 
+        /// An upload's bytes, given to an upload task rather than set as the request's
+        /// `httpBody`: FoundationNetworking labels a POST's own body
+        /// `application/x-www-form-urlencoded` when the request names no type, but never an
+        /// upload task's, and an upload is not a form unless it says so.
+        enum Upload: Sendable {
+            case data(Data)
+            /// Read in pieces as FoundationNetworking sends it.
+            case file(URL)
+        }
+
         let request: URLRequest
         let tasks: TaskQueue
-        /// The file FoundationNetworking sends as the request body, read in pieces as it sends.
-        let uploadFile: URL?
+        /// The body an upload task sends; nil for a data task, which sends the request's own.
+        let upload: Upload?
         private let state: Locked<State>
         /// Where a streamed body is written; nil when the body is collected.
         private let storage: ResponseBodyStorage?
@@ -40,11 +50,12 @@ extension URLSessionTransport {
         /// What can be measured around FoundationNetworking (see ``metrics``).
         private let measure = Locked(Measure(started: .now))
 
-        /// An exchange whose body is collected and handed over whole when the task ends.
-        init(collecting request: URLRequest, tasks: TaskQueue) {
+        /// An exchange whose body is collected and handed over whole when the task ends;
+        /// `upload`, when given, is sent as the request body.
+        init(collecting request: URLRequest, tasks: TaskQueue, upload: Upload? = nil) {
             self.request = request
             self.tasks = tasks
-            uploadFile = nil
+            self.upload = upload
             state = Locked(State(mode: .collect))
             storage = nil
             spool = nil
@@ -53,14 +64,14 @@ extension URLSessionTransport {
         }
 
         /// An exchange whose head is handed over as soon as it arrives and whose body is written
-        /// to a ``ResponseBody`` as it arrives; `uploadFile` is sent as the request body.
+        /// to a ``ResponseBody`` as it arrives; `upload`, when given, is sent as the request body.
         init(
-            streaming request: URLRequest, tasks: TaskQueue, uploadFile: URL?, spool: UploadSpool?,
+            streaming request: URLRequest, tasks: TaskQueue, upload: Upload?, spool: UploadSpool?,
             sendObserver: (@Sendable (Int64) -> Void)?, bufferSize: Int = ResponseBody.defaultBufferSize, unreadLimit: Int
         ) {
             self.request = request
             self.tasks = tasks
-            self.uploadFile = uploadFile
+            self.upload = upload
             self.spool = spool
             self.sendObserver = sendObserver
             self.unreadLimit = unreadLimit

@@ -101,10 +101,18 @@ public struct URLSessionTransport: HTTPTransport {
                 for: prepared(request, uploading: nil, configuration: configuration), tasks: tasks, delegate: delegate
             )
         }
-        let buffering = streamingExchange(buffering: exchange)
         return TransportEngine(exchange: exchange) { request, upload in
             if upload?.isDuplex == true { throw duplexRefusal }
-            guard let delegate else { return try await buffering(request, upload) }
+            guard let delegate else {
+                // Without Courier's delegate nothing streams: the upload is collected, and still
+                // sent as an upload rather than as the request's own body, as with the delegate.
+                let body = try await upload?.collect()
+                let (data, head) = try await session.courierData(
+                    for: prepared(request, uploading: upload, configuration: configuration), uploading: body,
+                    tasks: tasks, delegate: nil
+                )
+                return (ResponseBody(data, metrics: head.metrics), head)
+            }
             return try await session.courierStream(
                 for: prepared(request, uploading: upload, configuration: configuration), uploading: upload,
                 tasks: tasks, delegate: delegate

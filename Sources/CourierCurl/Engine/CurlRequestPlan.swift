@@ -100,7 +100,9 @@ extension CurlRequestPlan {
         headers = Headers(
             fields: request.allHTTPHeaderFields ?? [:],
             sendsBody: sendsBody,
-            keepsFormContentType: method == "POST" && (!body.isEmpty || stream != nil),
+            // The request's own body only: URLSessionTransport sends an upload through an
+            // upload task, which FoundationNetworking never labels.
+            keepsFormContentType: method == "POST" && upload == nil && (!body.isEmpty || stream != nil),
             userAgent: configuration.policies.userAgent
         )
         // validateForSending() refused negatives and NaN, and milliseconds(_:) clamps the rest,
@@ -141,7 +143,9 @@ extension CurlRequestPlan {
         /// The request goes through CURLOPT_POST (every method but GET and HEAD), for which
         /// libcurl adds `Expect: 100-continue` to large bodies and labels every body a form.
         var sendsBody: Bool
-        /// URLSession labels a non-empty POST body as a form too; every other body loses the label.
+        /// URLSession labels a POST's own body as a form too, when it is a non-empty
+        /// `httpBody` or any `httpBodyStream`; every other body, an upload's among them, loses
+        /// the label.
         var keepsFormContentType: Bool
         /// ``Courier/Policies/userAgent``; nil for the one both transports send by default
         /// (``Courier/DefaultUserAgent``).

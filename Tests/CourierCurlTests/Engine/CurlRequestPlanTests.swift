@@ -8,14 +8,17 @@ import Testing
 
 @Suite("CurlRequestPlan: what goes on the wire")
 struct CurlRequestPlanTests {
-    private func plan(_ method: String, body: String? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60) -> CurlRequestPlan {
+    private func plan(
+        _ method: String, body: String? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60,
+        upload: UploadBody? = nil
+    ) -> CurlRequestPlan {
         let url = URL(string: "http://127.0.0.1/x")!
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         request.timeoutInterval = timeout
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return CurlRequestPlan(request: request, url: url, configuration: .init())
+        return CurlRequestPlan(request: request, url: url, upload: upload, configuration: .init())
     }
 
     @Test func methodsMapToShapes() {
@@ -45,6 +48,31 @@ struct CurlRequestPlanTests {
         #expect(!plan("POST", body: "a").headerLines.contains("Content-Type:"))
         #expect(plan("PUT", body: "a").headerLines.contains("Content-Type:"))
         #expect(plan("POST", body: "a", headers: ["Content-Type": "application/json"]).headerLines.contains("Content-Type: application/json"))
+    }
+
+    /// FoundationNetworking labels a POST's own body stream a form, even an empty one, as it
+    /// labels a non-empty `httpBody`.
+    @Test func aPostsOwnBodyStreamKeepsTheFormContentType() {
+        let url = URL(string: "http://127.0.0.1/x")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data())
+        #expect(!CurlRequestPlan(request: request, url: url, configuration: .init()).headerLines.contains("Content-Type:"))
+    }
+
+    /// An upload is not a form: URLSessionTransport sends it through an upload task, which
+    /// FoundationNetworking never labels, and curl's `-T` sends no type. It replaces the
+    /// request's own body, which would have been labelled.
+    @Test(arguments: [
+        UploadBody.data(Data("a".utf8)), UploadBody(source: .file(URL(fileURLWithPath: "/courier/a")), length: 1),
+        .stream(AsyncStream<Data> { $0.finish() }), .stream(AsyncStream<Data> { $0.finish() }, length: 0),
+    ])
+    func aPostOfAnUploadLosesTheFormContentType(_ upload: UploadBody) {
+        #expect(plan("POST", upload: upload).headerLines.contains("Content-Type:"))
+        #expect(plan("POST", body: "own", upload: upload).headerLines.contains("Content-Type:"))
+        let named = plan("POST", headers: ["Content-Type": "application/json"], upload: upload).headerLines
+        #expect(named.contains("Content-Type: application/json"))
+        #expect(!named.contains("Content-Type:"))
     }
 
     @Test func timeoutIntervalIsAnIdleTimeoutInWholeSeconds() {
