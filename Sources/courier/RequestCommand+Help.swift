@@ -46,8 +46,10 @@ extension RequestCommand {
         HTTP/2 stream error all exit 56, and any reply that is not HTTP exits 52.
 
         Failures print one line to stderr: the method, the URL and Courier's typed error \
-        (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`. \
-        A password in the URL is written as xxxxx in every message (http://alice:xxxxx@host/).
+        (APIError), e.g. `courier: GET http://127.0.0.1:9/: transport failed: URLError -1004 …`; \
+        a URL that cannot be sent (exit 1 or 3) is quoted as given: `courier: GET "ftp://host/": \
+        invalid URL: …`. A password in the URL is written as xxxxx in every message \
+        (http://alice:xxxxx@host/).
 
         Requests send `User-Agent: courier/<version>` unless -H sets one.
 

@@ -88,7 +88,7 @@ struct RequestCommand: AsyncParsableCommand {
                 _ = try RequestURL.parse(url)
             } catch {
                 // curl's codes for a URL it cannot send, not a usage error.
-                Terminal.errorLine("\(error)")
+                Terminal.errorLine(RequestURL.refusal(of: url, method: sentMethod))
                 throw ExitCode(RequestURL.curlExitCode(rejecting: url))
             }
         }
@@ -107,7 +107,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try urls.map { try RequestURL.parse($0) }.map(stream.target)
-        let method = (method ?? stream.impliedMethod ?? (data != nil || json != nil || !form.fields.isEmpty ? "POST" : "GET"))
+        let method = sentMethod
         let failure = { (error: any Error, target: URL) -> ExitCode in
             Terminal.errorLine(APIError(kind: Self.kind(of: error), method: method, url: target).description)
             return ExitCode(CurlExitCode.forFailure(error))
@@ -305,6 +305,11 @@ struct RequestCommand: AsyncParsableCommand {
         let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
         Terminal.errorLine(APIError(kind: kind, method: method, url: target, head: head).description)
         throw ExitCode(CurlExitCode.httpError)
+    }
+
+    /// The method the requests go by: -X, else PUT for -T, POST for another body, GET.
+    private var sentMethod: String {
+        method ?? stream.impliedMethod ?? (data != nil || json != nil || !form.fields.isEmpty ? "POST" : "GET")
     }
 
     /// The tool's `User-Agent`, the same on both transports.

@@ -63,7 +63,8 @@ extension WebSocketCommand {
         curl does.
 
         Failures print one line to stderr, as `courier request` prints them: the method, the \
-        handshake's URL in its http or https form, and Courier's typed error.
+        handshake's URL in its http or https form, and Courier's typed error; a URL that \
+        cannot be opened (exit 1 or 3) is quoted as given.
 
         -x, -U, --noproxy, --unix-socket, --resolve, --connect-to, --doh-url and the TLS \
         flags take curl's syntax and mean what they mean for `courier request`. Through an \

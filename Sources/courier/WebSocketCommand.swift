@@ -71,8 +71,9 @@ struct WebSocketCommand: AsyncParsableCommand {
         do {
             _ = try RequestURL.parse(url, schemes: RequestURL.webSocketSchemes)
         } catch {
-            // curl's codes for a URL it cannot send, as `courier request` exits.
-            Terminal.errorLine("\(error)")
+            // curl's codes for a URL it cannot send, as `courier request` exits; the line names
+            // the handshake's method, as every other failure's does.
+            Terminal.errorLine(RequestURL.refusal(of: url, method: "GET", schemes: RequestURL.webSocketSchemes))
             throw ExitCode(RequestURL.curlExitCode(rejecting: url, schemes: RequestURL.webSocketSchemes))
         }
         if let maxMessageSize, maxMessageSize < 1 { throw ValidationError("--max-message-size must be 1 or more") }

@@ -101,12 +101,24 @@ import Testing
     }
 
     /// As curl: 3 for a URL it cannot parse, 1 for a scheme it does not speak; not usage errors.
+    /// The line names the method and the URL as every failure's does, the text quoted.
     @Test func badURLsExitWithCurlsCodes() async throws {
-        for (url, status) in [("not a url", Int32(3)), ("ftp://127.0.0.1/file", 1), ("/relative/path", 3)] {
+        for (url, status) in [("not a url", Int32(3)), ("ftp://127.0.0.1/file", 1), ("/relative/path", 3), ("", 3)] {
             let result = try await CourierToolProcess.run(["request", url])
             #expect(result.status == status, "\(url): \(result.stderrText)")
-            #expect(result.stderrLines == ["courier: invalid URL \(url.debugDescription): expected an absolute http:// or https:// URL"], "\(url)")
+            #expect(result.stderrLines == ["courier: GET \(url.debugDescription): invalid URL: expected an absolute http:// or https:// URL"], "\(url)")
         }
+    }
+
+    /// The method named is the one the request would have gone by, whatever implies it.
+    @Test(arguments: [
+        (["-X", "DELETE"], "DELETE"), (["-d", "a=1"], "POST"), (["--json", "{}"], "POST"), (["-F", "a=1"], "POST"),
+        (["-T", "/dev/null"], "PUT"), (["-X", "PATCH", "-T", "/dev/null"], "PATCH"),
+    ])
+    func aBadURLsLineNamesTheMethod(flags: [String], method: String) async throws {
+        let result = try await CourierToolProcess.run(["request"] + flags + ["ftp://127.0.0.1/file"])
+        #expect(result.status == 1, "\(result.stderrText)")
+        #expect(result.stderrLines == ["courier: \(method) \"ftp://127.0.0.1/file\": invalid URL: expected an absolute http:// or https:// URL"])
     }
 
     @Test func unknownTransportIsAUsageError() async throws {

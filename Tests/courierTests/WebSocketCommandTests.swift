@@ -254,6 +254,15 @@ import Testing
         #expect(result.stderrLines.count == 1, "\(result.stderrText)")
     }
 
+    /// As `courier request` prints it: the handshake's method, then the text as given.
+    @Test func aBadURLsLineNamesTheHandshakesMethod() async throws {
+        let result = try await CourierToolProcess.run(["ws", "ftp://127.0.0.1/socket"])
+        #expect(result.status == 1, "\(result.stderrText)")
+        #expect(result.stderrLines == [
+            "courier: GET \"ftp://127.0.0.1/socket\": invalid URL: expected an absolute ws://, wss://, http:// or https:// URL",
+        ])
+    }
+
     // MARK: Helpers
 
     /// The first close frame `server` received; nil when its stream ended without one.
