@@ -112,23 +112,51 @@ struct FormArgument: Equatable {
         return word
     }
 
-    /// The part this argument sends. A file is read while it is sent (its size now); stdin,
-    /// which cannot be, is read whole here.
+    /// The part this argument sends, with ``sentContentType``. A file is read while it is
+    /// sent (its size now); stdin, which cannot be, is read whole here.
     func part() throws -> MultipartForm.Part {
+        var part: MultipartForm.Part
         switch content {
         case .text(let value):
             guard filename != nil || contentType != nil else { return .text(name, value) }
-            return .data(name, Data(value.utf8), filename: filename, contentType: contentType)
+            part = .data(name, Data(value.utf8), filename: filename)
         case .file("-"):
-            return .data(name, try Self.standardInput(), filename: filename ?? "-", contentType: contentType ?? "application/octet-stream")
+            part = .data(name, try Self.standardInput(), filename: filename ?? "-")
         case .file(let path):
-            let url = URL(fileURLWithPath: path)
-            return .file(name, url, filename: filename, contentType: contentType ?? Self.contentType(forFileName: url.lastPathComponent))
+            part = .file(name, URL(fileURLWithPath: path), filename: filename)
         case .textFromFile("-"):
-            return .data(name, try Self.standardInput(), contentType: contentType)
+            part = .data(name, try Self.standardInput())
         case .textFromFile(let path):
             // A file's bytes as a field, streamed as any file is, but with no file name.
-            return MultipartForm.Part(name: name, filename: nil, contentType: contentType, content: .file(URL(fileURLWithPath: path)))
+            part = MultipartForm.Part(name: name, filename: nil, contentType: nil, content: .file(URL(fileURLWithPath: path)))
+        }
+        part.contentType = sentContentType
+        // No type is sent where curl sends none, file name or not.
+        part.labelsUntypedFile = false
+        return part
+    }
+
+    /// The `Content-Type` curl sends with this part: `;type=`, else libcurl's guess
+    /// (`Curl_mime_prepare_headers`) from the extension of the file name sent and, for a file
+    /// read from its path, then from the path's, then `application/octet-stream`. What it
+    /// cannot place goes without one: standard input (`@-`, sent as `-`) and a text field sent
+    /// with a file name. A part without a file name is never guessed `text/plain`, so
+    /// `name=<notes.txt` is a plain field but `name=<page.html` goes as `text/html`.
+    var sentContentType: String? {
+        if let contentType { return contentType }
+        switch content {
+        case .text:
+            return filename.flatMap(Self.contentType(forName:))
+        case .file("-"):
+            return Self.contentType(forName: filename ?? "-")
+        case .file(let path):
+            let sentName = filename ?? URL(fileURLWithPath: path).lastPathComponent
+            return Self.contentType(forName: sentName) ?? Self.contentType(forName: path) ?? "application/octet-stream"
+        case .textFromFile("-"):
+            return nil
+        case .textFromFile(let path):
+            let guessed = Self.contentType(forName: path)
+            return guessed == "text/plain" ? nil : guessed
         }
     }
 
@@ -137,14 +165,15 @@ struct FormArgument: Equatable {
         try FileHandle.standardInput.readToEnd() ?? Data()
     }
 
-    /// The type curl gives a file by its extension, `application/octet-stream` for the rest.
-    static func contentType(forFileName name: String) -> String {
+    /// The type libcurl gives a name by its extension (`Curl_mime_contenttype`), nil for any
+    /// other.
+    static func contentType(forName name: String) -> String? {
         let types = [
             "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png",
             "svg": "image/svg+xml", "txt": "text/plain", "htm": "text/html", "html": "text/html",
             "pdf": "application/pdf", "xml": "application/xml",
         ]
-        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
-        return types[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return types[name[name.index(after: dot)...].lowercased()]
     }
 }

@@ -57,8 +57,12 @@ extension RequestCommand {
         -F name=@FILE[;type=MIME][;filename=NAME] for a file, -F 'name=<FILE' for a file's \
         bytes as a text field; repeatable, one part each, POST unless -X says otherwise. \
         Files are read while they are sent, whatever their size, and the body goes out with \
-        its Content-Length. A file's type is curl's guess from its extension (.txt, .html, \
-        .png, .jpg, .gif, .svg, .pdf, .xml), application/octet-stream otherwise. Names and \
+        its Content-Length. A part's type, unless ;type= gives one, is curl's guess from the \
+        extension of the file name it is sent with (.txt, .html, .png, .jpg, .gif, .svg, \
+        .pdf, .xml); a file's falls back to its path's extension, then \
+        application/octet-stream; stdin (@-, sent as -) and a value with ;filename= go \
+        untyped unless the name tells, and a <FILE field is typed by its file's extension, \
+        except as text/plain, as curl does. Names and \
         file names are escaped as browsers and curl do (\" as %22, CR as %0D, LF as %0A). \
         Several files in one -F (name=@a,b), ;headers= and ;encoder= are refused (64). \
         Should a file contain the random boundary, the upload stops there and fails.

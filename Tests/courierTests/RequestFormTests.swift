@@ -74,6 +74,60 @@ import Testing
         #expect(parsed.parts.first?.content == Data("from stdin".utf8))
     }
 
+    /// The whole body, byte for byte, as curl 7.88 and 8.14 send `-F name=@-`: the part
+    /// named `-` and with no `Content-Type`, since nothing says what stdin holds.
+    @Test(arguments: transports)
+    func aFileFromStdinIsSentAsCurlSendsIt(transport: String) async throws {
+        let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: try Self.file(Data("from stdin".utf8))))
+        defer { try? input.close() }
+        let (recorded, _, _) = try await Self.send(["-F", "name=@-"], transport: transport, standardInput: input)
+        let contentType = try #require(recorded.value(for: "Content-Type"))
+        let boundary = try #require(contentType.components(separatedBy: "boundary=").last)
+        #expect(contentType == "multipart/form-data; boundary=\(boundary)")
+        let expected = "--\(boundary)\r\nContent-Disposition: form-data; name=\"name\"; filename=\"-\"\r\n\r\nfrom stdin\r\n--\(boundary)--\r\n"
+        #expect(recorded.body == Data(expected.utf8))
+        #expect(recorded.value(for: "Content-Length") == String(expected.utf8.count))
+    }
+
+    /// The `Content-Type` curl gives each part, as curl 7.88 and 8.14 were seen to send it:
+    /// libcurl guesses from the extension of the file name sent, then for a file from its
+    /// path's, then `application/octet-stream` for a file; it leaves stdin and a text field
+    /// with an unknown name without one, and a field without a file name never `text/plain`.
+    @Test(arguments: transports)
+    func eachPartGetsTheTypeCurlGivesIt(transport: String) async throws {
+        let bin = try Self.file(Data("b".utf8), named: "up.bin")
+        let txt = try Self.file(Data("t".utf8), named: "up.txt")
+        let html = try Self.file(Data("<p>".utf8), named: "up.html")
+        let (_, parsed, _) = try await Self.send([
+            "-F", "a=@\(bin);filename=x.txt",
+            "-F", "b=@\(txt);filename=x.bin",
+            "-F", "c=@\(bin)",
+            "-F", "d=<\(html)",
+            "-F", "e=<\(txt)",
+            "-F", "f=hello;filename=x.bin",
+            "-F", "g=hello;filename=x.txt",
+            "-F", "h=hello;type=text/plain",
+        ], transport: transport)
+        #expect(parsed.defects.isEmpty && parsed.parts.allSatisfy(\.defects.isEmpty))
+        #expect(parsed.parts.map(\.name) == ["a", "b", "c", "d", "e", "f", "g", "h"])
+        #expect(parsed.parts.map(\.filename) == ["x.txt", "x.bin", "up.bin", nil, nil, "x.bin", "x.txt", nil])
+        #expect(parsed.parts.map(\.contentType) == [
+            "text/plain", "text/plain", "application/octet-stream", "text/html", nil, nil, "text/plain", "text/plain",
+        ])
+    }
+
+    @Test(arguments: [("name=@-;filename=x.txt", "x.txt", "text/plain"), ("name=@-;filename=x.bin", "x.bin", nil), ("name=@-;type=text/csv", "-", "text/csv")])
+    func aFileFromStdinIsTypedByTheNameItIsSentWith(field: String, filename: String, contentType: String?) async throws {
+        for transport in Self.transports {
+            let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: try Self.file(Data("a,b".utf8))))
+            defer { try? input.close() }
+            let (_, parsed, _) = try await Self.send(["-F", field], transport: transport, standardInput: input)
+            #expect(parsed.parts.map(\.filename) == [filename], "\(transport)")
+            #expect(parsed.parts.map(\.contentType) == [contentType], "\(transport)")
+            #expect(parsed.parts.first?.content == Data("a,b".utf8), "\(transport)")
+        }
+    }
+
     @Test(arguments: transports)
     func anUnknownParameterIsSkippedWithCurlsWarning(transport: String) async throws {
         let (_, parsed, result) = try await Self.send(["-F", "a=1;colour=red"], transport: transport)

@@ -24,6 +24,11 @@ extension MultipartForm {
         /// `application/octet-stream` and a field without one has no `Content-Type`.
         public var contentType: String?
         package var content: Content
+        /// Whether a part with a file name and no ``contentType`` goes out as
+        /// `application/octet-stream`, as browsers send a file. The `courier` tool clears it to
+        /// send what curl sends, which types a part by its file name alone and leaves one it
+        /// cannot place, such as standard input's (`-F name=@-`), without a `Content-Type`.
+        package var labelsUntypedFile = true
 
         package init(name: String, filename: String?, contentType: String?, content: Content) {
             self.name = name

@@ -96,7 +96,7 @@ package struct MultipartLayout: Sendable, Equatable {
         var head = "Content-Disposition: form-data; name=\"\(escaped(part.name))\""
         if let filename = part.filename { head += "; filename=\"\(escaped(filename))\"" }
         head += "\r\n"
-        if let type = part.contentType ?? (part.filename == nil ? nil : "application/octet-stream") {
+        if let type = part.contentType ?? (part.filename != nil && part.labelsUntypedFile ? "application/octet-stream" : nil) {
             guard HTTPFieldSyntax.problem(inValue: type) == nil else {
                 throw .invalidContentType(field: part.name, value: type)
             }

@@ -46,6 +46,17 @@ import Testing
             == "Content-Disposition: form-data; name=\"p\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n")
     }
 
+    /// What the `courier` tool sends for `-F name=@-`, as curl does: a file name, no type.
+    @Test func aFileLeftUnlabelledHasNoContentType() throws {
+        var part = MultipartForm.Part.data("f", Data(), filename: "-")
+        part.labelsUntypedFile = false
+        #expect(String(decoding: try MultipartLayout.head(of: part), as: UTF8.self)
+            == "Content-Disposition: form-data; name=\"f\"; filename=\"-\"\r\n\r\n")
+        part.contentType = "text/plain"
+        #expect(String(decoding: try MultipartLayout.head(of: part), as: UTF8.self)
+            == "Content-Disposition: form-data; name=\"f\"; filename=\"-\"\r\nContent-Type: text/plain\r\n\r\n")
+    }
+
     @Test func aContentTypeWithALineBreakIsRefused() {
         #expect(throws: MultipartFormError.invalidContentType(field: "f", value: "text/plain\r\nX-Injected: 1")) {
             try Self.layout(MultipartForm([.data("f", Data(), contentType: "text/plain\r\nX-Injected: 1")]))
