@@ -96,6 +96,15 @@ extension Curl {
         try checkMulti(ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context), "CURLMOPT_TIMERDATA")
     }
 
+    /// Stops libcurl calling the callbacks ``setSocketCallbacks(_:socket:timer:context:)`` set:
+    /// for a multi handle that nobody drives any more but that still holds an easy handle.
+    static func clearSocketCallbacks(_ multi: MultiPointer) {
+        _ = ccurl_multi_setopt_socket_callback(multi, nil)
+        _ = ccurl_multi_setopt_timer_callback(multi, nil)
+        _ = ccurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, nil)
+        _ = ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, nil)
+    }
+
     /// Lets libcurl act on `socket` becoming readable or writable, or, for `nil`, on its timers.
     static func socketAction(_ multi: MultiPointer, socket: Int32?, readable: Bool = false, writable: Bool = false) throws(CurlError) {
         var running: Int32 = 0

@@ -8,11 +8,15 @@
 /// poll, an event stream, a body paused for a slow reader) costs every request on the transport
 /// a little; here libcurl is called only for the sockets that are ready and for its timers.
 ///
+/// It also drives multi handles of their own beside the loop's (``CurlPrivateMulti``, a
+/// WebSocket's connection being opened): their sockets in the same set, their timers in the same
+/// wait (CurlSocketEvents+PrivateMultis.swift).
+///
 /// Everything but ``wake()`` is for the curl thread only, which is also the only thread libcurl
-/// calls the two callbacks on (from inside the `curl_multi_*` calls it makes).
+/// calls the callbacks on (from inside the `curl_multi_*` calls it makes).
 final class CurlSocketEvents: @unchecked Sendable {
     private let multi: Curl.MultiPointer
-    private let epoll: Epoll
+    let epoll: Epoll
     // Curl thread only, not checked for exclusivity at run time (see CurlEventLoop's state).
     @exclusivity(unchecked) private var registry = CurlSocketRegistry()
     @exclusivity(unchecked) private var timer = CurlTimer()
@@ -21,7 +25,10 @@ final class CurlSocketEvents: @unchecked Sendable {
     @exclusivity(unchecked) private var readyCount = 0
     /// Sockets watched for others than libcurl (see CurlSocketWaiters.swift).
     @exclusivity(unchecked) private var waiters = CurlSocketWaiters<Waiter>()
-    private var isClosed = false
+    /// Multi handles of their own being driven, by identity, and their sockets.
+    @exclusivity(unchecked) var privateMultis: [ObjectIdentifier: CurlPrivateMulti] = [:]
+    @exclusivity(unchecked) var privateSockets = CurlPrivateSockets<ObjectIdentifier>()
+    private(set) var isClosed = false
 
     init(multi: Curl.MultiPointer) throws(CurlError) {
         self.multi = multi
@@ -50,6 +57,9 @@ final class CurlSocketEvents: @unchecked Sendable {
                 endWaits(on: event.descriptor, readable: event.readable || event.failed, writable: event.writable || event.failed)
                 continue
             }
+            // Before the loop's own unwanted sockets: one of those may have been closed and its
+            // number reused by a connection being opened.
+            if drivePrivateMulti(for: event) { continue }
             if registry.takeUnwanted(event.descriptor) {
                 epoll.unwatch(event.descriptor)
                 continue
@@ -63,20 +73,28 @@ final class CurlSocketEvents: @unchecked Sendable {
             try Curl.socketAction(multi, socket: event.descriptor, readable: readable, writable: writable)
         }
         readyCount = 0
-        let due = timer.isDue(at: .now)
+        let now = ContinuousClock.now
+        let due = timer.isDue(at: now)
         // Cleared before the call: libcurl may set the next timer from inside it.
         if due { timer.clear() }
         if due || runsTimersNext {
             runsTimersNext = false
             try Curl.socketAction(multi, socket: nil)
         }
+        if !privateMultis.isEmpty { runDuePrivateTimers(at: now) }
     }
 
     /// Sleeps until a watched socket is ready, libcurl's timer is due, `cap` milliseconds have
     /// passed, or ``wake()``. After a wait that ran to the cap, libcurl's timers are run anyway:
     /// libcurl 7.88 can leave a transfer waiting for a connection without a timer.
     func wait(capMilliseconds cap: Int32) throws(CurlError) {
-        let timeout = runsTimersNext ? 0 : timer.waitMilliseconds(at: .now, cap: cap)
+        let now = ContinuousClock.now
+        var timeout = runsTimersNext ? 0 : timer.waitMilliseconds(at: now, cap: cap)
+        if !privateMultis.isEmpty {
+            for multi in privateMultis.values where timeout > 0 {
+                timeout = multi.timer.waitMilliseconds(at: now, cap: timeout)
+            }
+        }
         readyCount = try epoll.wait(timeoutMilliseconds: timeout)
         if readyCount == 0, timeout == cap { runsTimersNext = true }
     }
@@ -86,6 +104,7 @@ final class CurlSocketEvents: @unchecked Sendable {
     func close() {
         isClosed = true
         registry.removeAll()
+        for multi in privateMultis.values { detach(multi) }
         epoll.close()
         for waiter in waiters.takeAll() { waiter.resume(returning: .unavailable) }
     }
@@ -183,5 +202,12 @@ final class CurlSocketEvents: @unchecked Sendable {
     func drive() throws(CurlError) { try Curl.perform(multi) }
     func wait(capMilliseconds cap: Int32) throws(CurlError) { try Curl.poll(multi, timeoutMilliseconds: cap) }
     func close() {}
+
+    /// `curl_multi_poll` waits for one multi handle only: without epoll no other is driven.
+    func attach(_ multi: CurlPrivateMulti) throws(CurlError) {
+        throw CurlError(kind: .multi, curlCode: 0, message: "a multi handle of its own needs epoll to be driven by the loop")
+    }
+
+    func detach(_ multi: CurlPrivateMulti) {}
 }
 #endif
