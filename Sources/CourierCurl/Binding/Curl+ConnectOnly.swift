@@ -1,21 +1,13 @@
 internal import CCurl
 
 /// A connection libcurl only opens (`CURLOPT_CONNECT_ONLY`): TCP, the proxy's tunnel and TLS,
-/// after which the caller speaks on it with `curl_easy_send` and `curl_easy_recv`, which go
-/// through libcurl's TLS. Both calls are non-blocking and say so with `CURLE_AGAIN`.
+/// in a multi handle of its own (see ``CurlConnectOnlyHandle``), after which the caller speaks on
+/// it with `curl_easy_send` and `curl_easy_recv`, which go through libcurl's TLS. Both calls are
+/// non-blocking and say so with `CURLE_AGAIN`.
 extension Curl {
     /// A write callback that takes every byte and keeps none: what a CONNECT_ONLY handle needs
     /// for the proxy's answer to CONNECT, which libcurl hands to the header callback.
     static let discardBytes: WriteCallback = { _, size, count, _ in size * count }
-
-    /// `curl_easy_perform` on a handle with `CURLOPT_CONNECT_ONLY`: blocks until connected, or
-    /// failed, or `CURLOPT_CONNECTTIMEOUT_MS` passed. The message is libcurl's generic one; the
-    /// handle's error buffer has the detailed one.
-    static func connect(_ easy: EasyPointer) throws(CurlError) {
-        let code = curl_easy_perform(easy)
-        guard code != CURLE_OK else { return }
-        throw CurlError(kind: .transfer, curlCode: Int(code.rawValue), message: easyMessage(code))
-    }
 
     /// Sends what it can of `bytes` without blocking: the count sent, or nil when the socket
     /// takes nothing now.

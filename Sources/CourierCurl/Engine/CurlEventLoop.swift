@@ -40,6 +40,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         /// requests ran.
         var started = 0
         var isTerminated = false
+        /// Connect-only attempts (a WebSocket's connection being opened) whose handle libcurl
+        /// drives, each in a multi handle of its own.
+        var connecting = 0
     }
 
     private enum Command {
@@ -49,6 +52,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         case resumeReceiving(CurlTransfer)
         /// The producer of a streamed upload buffered more.
         case resumeSending(CurlTransfer)
+        /// A connect-only attempt to start (CurlEventLoop+ConnectAttempts.swift).
+        case connect(CurlConnectAttempt)
+        case cancelConnect(CurlConnectAttempt, any Error)
         /// A job of a task that prefers this executor.
         case run(UnownedJob)
         case shutDown
@@ -99,6 +105,12 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) var running: [TransferID: CurlTransfer] = [:]
     /// The running transfers whose body streams to a reader: only these can pause.
     @exclusivity(unchecked) var streaming: [TransferID: CurlTransfer] = [:]
+    /// Connect-only attempts whose handle is in its own multi handle, which this loop drives:
+    /// an attempt is here exactly from its `started` event to the action that hands its
+    /// handle over or discards it.
+    @exclusivity(unchecked) var connectAttempts: [ObjectIdentifier: CurlConnectAttempt] = [:]
+    /// What ended attempts' tasks are to be told, after the statistics are published.
+    @exclusivity(unchecked) var endedAttempts: [(CurlConnectAttempt, CurlConnectAttempt.State.Notice)] = []
     /// Which transfers run and which wait, per connection group.
     @exclusivity(unchecked) var admission = CurlAdmission<CurlTransfer>()
     @exclusivity(unchecked) var isShuttingDown = false
@@ -176,6 +188,31 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         switch transfer.withState({ $0.cancelRequested(error) }) {
         case .none: break
         case .endOnLoop: _ = enqueue(.cancel(transfer))
+        }
+    }
+
+    /// The awaiting task hands a connect-only attempt over, as ``submit(_:resuming:)`` does a
+    /// transfer (see CurlEventLoop+ConnectAttempts.swift).
+    func submit(_ attempt: CurlConnectAttempt, resuming continuation: CurlConnectAttempt.Continuation) {
+        switch attempt.withState({ $0.submit(continuation) }) {
+        case .handToLoop:
+            if !enqueue(.connect(attempt)) {
+                attempt.deliverOffLoop(attempt.withState { $0.end(with: CurlError.transportShutDown) })
+            }
+        case .refuse(let continuation, let error):
+            attempt.deliver(.failure(continuation, error))
+        case .violation(let violation):
+            attempt.deliverOffLoop(violation.ended)
+            if let notice = violation.notice { attempt.deliver(notice) }
+        }
+    }
+
+    /// Asks the curl thread to end the attempt, unless it never reached the curl thread (it is
+    /// then refused when submitted).
+    func cancel(_ attempt: CurlConnectAttempt, with error: any Error) {
+        switch attempt.withState({ $0.cancelRequested(error) }) {
+        case .none: break
+        case .endOnLoop: _ = enqueue(.cancelConnect(attempt, error))
         }
     }
 
@@ -289,16 +326,18 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 while let (easy, code) = Curl.nextFinished(multi) {
                     finish(easy: easy, code: code)
                 }
+                finishConnectAttempts()
                 endOverdueTransfers()
                 startWaitingTransfers()
                 publishStatistics()
                 resumeEndedTransfers()
+                resumeEndedAttempts()
                 // The wait ends at libcurl's own next timeout. While transfers are in
                 // flight the cap is short: twice in benchmarks a burst queued behind the
                 // per-host connection limit sat idle for exactly the old 10 s cap (0.2 s of
                 // CPU in 10 s), which points at a pending transfer libcurl 7.88 did not
                 // schedule a timer for. An idle transport still sleeps for long stretches.
-                let cap: Int32 = running.isEmpty ? 10_000 : 250
+                let cap: Int32 = running.isEmpty && connectAttempts.isEmpty ? 10_000 : 250
                 // Commands that came in while the thread was busy (a job resumed above that
                 // submitted its next request, say) are taken at once, without a wake-up.
                 let mayPoll = inbox.withLock { inbox in
@@ -332,6 +371,14 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             perform(transfer.withState { $0.readerDrained() }, for: transfer)
         case .resumeSending(let transfer):
             perform(transfer.withState { $0.uploadReadable() }, for: transfer)
+        case .connect(let attempt):
+            if isShuttingDown {
+                perform(attempt.withState { $0.end(with: CurlError.transportShutDown) }, for: attempt)
+            } else if attempt.withState({ $0.shouldStart() }) {
+                start(attempt)
+            }
+        case .cancelConnect(let attempt, let error):
+            perform(attempt.withState { $0.end(with: error) }, for: attempt)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .shutDown:
@@ -349,7 +396,13 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             perform(transfer.withState { $0.end(with: error) }, for: transfer)
         }
         admission.removeAllWaiting()
+        // Before the multi handle and the epoll set go: discarding a handle stops its own
+        // multi handle being driven from that set.
+        for attempt in Array(connectAttempts.values) {
+            perform(attempt.withState { $0.end(with: error) }, for: attempt)
+        }
         resumeEndedTransfers()
+        resumeEndedAttempts()
         pool.removeAll()
         let leftovers = inbox.withLock { inbox -> [Command] in
             inbox.isClosed = true
@@ -365,11 +418,13 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             switch command {
             case .submit(let transfer):
                 transfer.deliverOffLoop(transfer.withState { $0.end(with: error) })
+            case .connect(let attempt):
+                attempt.deliverOffLoop(attempt.withState { $0.end(with: error) })
             case .run(let job):
                 // Jobs enqueued before the inbox closed still run here, once: what they
                 // enqueue from now on goes to the global executor.
                 job.runSynchronously(on: asUnownedTaskExecutor())
-            case .cancel, .resumeReceiving, .resumeSending, .shutDown:
+            case .cancel, .cancelConnect, .resumeReceiving, .resumeSending, .shutDown:
                 break
             }
         }
@@ -387,7 +442,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             waiting: admission.waitingCount,
             pausedByBackPressure: streaming.isEmpty ? 0 : streaming.values.count { $0.phase == .pausedByBackPressure },
             liveHandles: pool.live,
-            idleHandles: pool.idleCount, violations: violations, started: startedCount, isTerminated: false
+            idleHandles: pool.idleCount, violations: violations, started: startedCount, isTerminated: false,
+            connecting: connectAttempts.count
         )
         termination.withLock { $0.statistics = current }
     }

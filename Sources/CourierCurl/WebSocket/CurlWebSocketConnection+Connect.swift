@@ -8,15 +8,17 @@ extension CurlWebSocketConnection {
 
     /// Opens a WebSocket to `url` (ws, wss, or their http and https forms): libcurl connects with
     /// the transport's TLS, proxy and DNS settings over HTTP/1.1 (through a CONNECT tunnel when
-    /// there is a proxy), then the client sends the upgrade request and checks the 101.
+    /// there is a proxy), driven by `loop` like its transfers, then the client sends the upgrade
+    /// request and checks the 101.
     ///
     /// With `deflate`, the client offers permessage-deflate (RFC 7692) with those settings, and
     /// compresses when the server accepts (``deflate``); a server that declines gets messages
     /// uncompressed.
     ///
-    /// Throws a `CurlError` when the connection could not be made, a ``WebSocketHandshakeError``
-    /// when the server's answer is not a WebSocket one, a ``CurlWebSocketConnectionError`` when
-    /// it is not HTTP, or was too long or too late in coming.
+    /// Throws a `CurlError` when the connection could not be made, `URLError(.cancelled)` when
+    /// the task was cancelled while it was being made, a ``WebSocketHandshakeError`` when the
+    /// server's answer is not a WebSocket one, a ``CurlWebSocketConnectionError`` when it is not
+    /// HTTP, or was too long or too late in coming, or when `loop` is shut down.
     static func connect(
         to url: URL, protocols: [String] = [], deflate: WebSocketDeflateSettings? = nil,
         configuration: CurlTransport.Configuration, loop: CurlEventLoop,
@@ -79,11 +81,16 @@ extension CurlWebSocketConnection {
         // libcurl delivers are a proxy's answer to CONNECT.
         try Curl.set(easy, .headerFunction, callback: Curl.discardBytes)
         try Curl.set(easy, .writeFunction, callback: Curl.discardBytes)
-        try await connectOffLoop(handle)
+        let connected: CurlConnectOnlyHandle
+        do {
+            connected = try await loop.connect(handle, url: url)
+        } catch let error as CurlError where error.kind == .shutDown {
+            throw CurlWebSocketConnectionError.eventLoopUnavailable
+        }
 
         return try await withTaskExecutorPreference(loop) {
             try await handshake(
-                handle: handle, request: request, key: key, protocols: protocols, deflate: deflate, loop: loop,
+                handle: connected, request: request, key: key, protocols: protocols, deflate: deflate, loop: loop,
                 maximumMessageLength: maximumMessageLength, deadline: .now + handshakeTimeout, closeTimeout: closeTimeout,
                 idleTimeout: idleTimeout)
         }
@@ -107,35 +114,9 @@ extension CurlWebSocketConnection {
         return Array((head + "\r\n").utf8)
     }
 
-    /// `curl_easy_perform` blocks until the connection (and its tunnel and TLS) is up, so it
-    /// runs on a thread of its own, for that long only, bounded by the connect timeout.
-    ///
-    /// Interim: driving the connect from the loop's multi handle instead would block nothing,
-    /// but the loop takes every finished easy handle for a transfer of its own; it needs a kind
-    /// of handle it hands back instead, and a CONNECT_ONLY handle kept valid after it leaves
-    /// the multi handle.
-    private static func connectOffLoop(_ handle: CurlEasyHandle) async throws {
-        let easy = ConnectingHandle(pointer: handle.pointer)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<CurlError?, Never>) in
-            let thread = Thread {
-                do throws(CurlError) {
-                    try Curl.connect(easy.pointer)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
-            }
-            thread.name = "CourierCurl WebSocket connect"
-            thread.start()
-        }
-        if let error = result {
-            throw CurlError(kind: error.kind, curlCode: error.curlCode, message: handle.errorMessage ?? error.message)
-        }
-    }
-
     /// Sends the upgrade request, reads the head of the answer, and checks it.
     private static func handshake(
-        handle: CurlEasyHandle, request: [UInt8], key: String, protocols: [String], deflate: WebSocketDeflateSettings?,
+        handle: CurlConnectOnlyHandle, request: [UInt8], key: String, protocols: [String], deflate: WebSocketDeflateSettings?,
         loop: CurlEventLoop, maximumMessageLength: Int, deadline: ContinuousClock.Instant, closeTimeout: Duration,
         idleTimeout: Duration?
     ) async throws -> Answer {
@@ -207,10 +188,5 @@ extension CurlWebSocketConnection {
         }
         return code
     }
-}
-
-/// The easy handle's pointer, lent to the connecting thread while the caller waits for it.
-private struct ConnectingHandle: @unchecked Sendable {
-    let pointer: Curl.EasyPointer
 }
 #endif

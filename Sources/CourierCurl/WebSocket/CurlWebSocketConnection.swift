@@ -37,7 +37,7 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     // The loop's thread only.
     /// Nil once the connection is closed: libcurl closes the socket when the handle goes, so the
     /// handle stays for exactly as long as the socket is used.
-    private var handle: CurlEasyHandle?
+    private var handle: CurlConnectOnlyHandle?
     private var state: WebSocketConnectionState
     private var encoder = WebSocketFrameEncoder()
     private var receiveBuffer: [UInt8]
@@ -60,7 +60,7 @@ final class CurlWebSocketConnection: @unchecked Sendable {
     var bufferedByteCount: Int { state.bufferedByteCount }
 
     init(
-        handle: CurlEasyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, deflate: WebSocketDeflateParameters? = nil,
+        handle: CurlConnectOnlyHandle, socket: Int32, loop: CurlEventLoop, subprotocol: String?, deflate: WebSocketDeflateParameters? = nil,
         bytesAfterHead: ArraySlice<UInt8>, maximumMessageLength: Int, closeTimeout: Duration, idleTimeout: Duration? = nil
     ) {
         self.handle = handle
