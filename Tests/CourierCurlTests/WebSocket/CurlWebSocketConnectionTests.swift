@@ -7,7 +7,7 @@ import Testing
 @testable import CourierCurl
 
 /// The connection over a real socket, against NIOWebSocket's server on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1))) struct CurlWebSocketConnectionTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlWebSocketConnectionTests {
     @Test func echoesText() async throws {
         try await withConnection(to: .echo) { connection, _ in
             try await connection.send(.text("hello, κόσμε"))
