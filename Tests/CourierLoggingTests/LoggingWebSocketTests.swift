@@ -35,7 +35,7 @@ import Testing
 }
 
 private func waitUntil(_ condition: () -> Bool) async {
-    for _ in 0..<500 where !condition() {
+    for _ in 0..<12_000 where !condition() {
         try? await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -23,7 +23,7 @@ import Testing
         let socket = try await transport.webSocket(for: URLRequest(url: try #require(URL(string: server.url()))))
         for try await _ in socket.messages {}
         let closed = [("host", "127.0.0.1"), ("close_code", "1000")]
-        for _ in 0..<500 where (try? metrics.expectCounter("courier_websockets_closed_total", closed)) == nil {
+        for _ in 0..<12_000 where (try? metrics.expectCounter("courier_websockets_closed_total", closed)) == nil {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(try metrics.expectCounter("courier_websockets_closed_total", closed).totalValue == 1)

@@ -138,7 +138,7 @@ public final class WebSocket: Sendable {
                 "send the WebSocket close code \(code), which is never sent", transport: "WebSocket",
                 supportedBy: "no engine; send 1000–1003, 1007–1014 or 3000–4999")
         }
-        let reason = Self.cut(reason, toUTF8Bytes: 123)
+        let reason = Self.fittingCloseReason(reason)
         switch inbox.withLock({ $0.clientCloses(code, reason: reason) }) {
         case .sendClose(let reader):
             reader?.resume(returning: true)
@@ -296,8 +296,12 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// `text` cut to at most `limit` bytes of UTF-8, at a character boundary.
-    private static func cut(_ text: String, toUTF8Bytes limit: Int) -> String {
+    /// The most UTF-8 bytes a close reason may have: a control frame's 125, less the code's 2.
+    package static let maximumCloseReasonBytes = 123
+
+    /// `text` cut to ``maximumCloseReasonBytes`` of UTF-8, at a character boundary.
+    package static func fittingCloseReason(_ text: String) -> String {
+        let limit = maximumCloseReasonBytes
         guard text.utf8.count > limit else { return text }
         var length = 0
         var kept = String.UnicodeScalarView()

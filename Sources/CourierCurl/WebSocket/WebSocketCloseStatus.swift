@@ -1,3 +1,5 @@
+import Courier
+
 /// The code and reason of a close frame (RFC 6455 §5.5.1, §7.1.5), as read from the server or
 /// sent by the client.
 ///
@@ -45,15 +47,7 @@ struct WebSocketCloseStatus: Equatable, Sendable, CustomStringConvertible {
     /// This status with its reason cut, at a character boundary, to what a close frame holds:
     /// for reasons the client writes itself, such as an error's description.
     func truncatingReason() -> Self {
-        guard reason.utf8.count > Self.maximumReasonLength else { return self }
-        var length = 0
-        var kept = String.UnicodeScalarView()
-        for scalar in reason.unicodeScalars {
-            length += UTF8.width(scalar)
-            guard length <= Self.maximumReasonLength else { break }
-            kept.append(scalar)
-        }
-        return Self(code: code, reason: String(kept))
+        Self(code: code, reason: WebSocket.fittingCloseReason(reason))
     }
 
     var description: String {

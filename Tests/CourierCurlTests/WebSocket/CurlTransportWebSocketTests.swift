@@ -333,9 +333,10 @@ private final class HandshakeRecorder: HTTPExchangeLayer {
     }
 }
 
-/// Waits, a few milliseconds at a time, until `condition` holds or a generous bound passes.
+/// Waits, 10 ms at a time, until `condition` holds; gives up after two minutes, which only a
+/// hang takes.
 private func waitUntil(_ condition: () -> Bool) async {
-    for _ in 0..<500 where !condition() {
+    for _ in 0..<12_000 where !condition() {
         try? await Task.sleep(for: .milliseconds(10))
     }
 }
