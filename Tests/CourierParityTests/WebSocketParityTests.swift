@@ -39,7 +39,10 @@ import Testing
     private func conversation(
         _ messages: [WebSocket.Message], over transport: some HTTPTransport, request: URLRequest
     ) async throws -> (messages: [WebSocket.Message], closeCode: WebSocket.CloseCode?) {
-        let socket = try await transport.webSocket(for: request)
+        // A close timeout only a hang reaches, where the engine takes one; URLSession has none
+        // to set.
+        let options = transport is URLSessionTransport ? WebSocket.Options() : WebSocket.Options(closeTimeout: 120)
+        let socket = try await transport.webSocket(for: request, options: options)
         for message in messages { try await socket.send(message) }
         var received: [WebSocket.Message] = []
         for try await message in socket.messages {

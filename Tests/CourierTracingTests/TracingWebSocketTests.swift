@@ -20,8 +20,9 @@ import Tracing
         var configuration = CurlTransport.Configuration()
         configuration.policies.callLayers = [tracing(tracer: tracer)]
         let transport = try CurlTransport(configuration: configuration)
+        // A close timeout only a hang reaches: the socket must end by the server's hanging up.
         let socket = try await transport.webSocket(
-            for: URLRequest(url: try #require(URL(string: server.url()))))
+            for: URLRequest(url: try #require(URL(string: server.url()))), options: .init(closeTimeout: 120))
         // Open: the span is still running.
         #expect(tracer.recorder.finishedSpans.isEmpty)
         // The server ends the connection when the client's close comes, without a close of its

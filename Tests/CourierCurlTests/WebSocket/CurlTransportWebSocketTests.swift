@@ -15,7 +15,7 @@ import Testing
     @Test func echoesTextAndBinaryMessagesThenClosesNormally() async throws {
         let server = try await TestWebSocketServer.start(.echo)
         let transport = try CurlTransport()
-        let socket = try await transport.webSocket(for: request(server.url()))
+        let socket = try await transport.webSocket(for: request(server.url()), options: patient)
         #expect(socket.head.statusCode == 101)
         #expect(socket.subprotocol == nil)
         #expect(socket.url?.scheme == "http")
@@ -36,7 +36,7 @@ import Testing
     @Test func pingReturnsOnceThePongIsRead() async throws {
         let server = try await TestWebSocketServer.start(.echo)
         let transport = try CurlTransport()
-        let socket = try await transport.webSocket(for: request(server.url()))
+        let socket = try await transport.webSocket(for: request(server.url()), options: patient)
         let roundTrip = try await socket.ping()
         #expect(roundTrip > .zero)
         try await socket.close()
@@ -277,7 +277,7 @@ import Testing
         let server = try await TestWebSocketServer.start(.echo)
         let transport = try CurlTransport()
         let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/")), transport: transport)
-        let socket = try await client.webSocket(Request("socket"))
+        let socket = try await client.webSocket(Request("socket"), options: patient)
         try await socket.send(.string("typed"))
         var messages = socket.messages.makeAsyncIterator()
         #expect(try await messages.next() == .string("typed"))
@@ -308,6 +308,10 @@ import Testing
         #expect(transport == "APIClient(baseURL:networking:)")
         #expect(supportedBy == "APIClient(baseURL:transport:)")
     }
+
+    /// A close timeout only a hang reaches, for tests whose server answers the close: a loaded
+    /// machine may take longer than the default 5 s to carry the answer.
+    private let patient = WebSocket.Options(closeTimeout: 120)
 
     private func configuration(_ policies: Policies) -> CurlTransport.Configuration {
         var configuration = CurlTransport.Configuration()
