@@ -17,8 +17,8 @@ import PackageDescription
 // Tests/Snippets/<Name>/<Name>.swift, compiled as a module of its own: a block that leans on a
 // declaration or an import it does not have fails the build, as it would pasted alone into an
 // app. Each module may use every library product, but sees only what its file imports
-// (member-import visibility), and is compiled under a package name of its own so that Courier's
-// `package` declarations are out of its reach, as they are for an app. CourierSnippetTests checks
+// (member-import visibility), and is compiled without the package's name (`packageAccess: false`)
+// so that Courier's `package` declarations are out of its reach, as they are for an app. CourierSnippetTests checks
 // that each block is byte-equal to its file and runs the examples that can run.
 let snippetModules = [
     "ReadmeURLSession", "ReadmeCurl",
@@ -30,7 +30,7 @@ let snippetModules = [
     "ComingFromDerivingFuture", "ComingFromTypeSafeNetworking",
     "CourierCombineOverview", "CourierConfigurationOverview", "CourierSSEOverview",
     "CurlHTTP2PriorKnowledge", "CurlTLSIdentity", "CurlProxiesAndSockets",
-    "CurlDNSOverHTTPS", "CurlHTTP3", "WebSocketsChat",
+    "CurlDNSOverHTTPS", "CurlHTTP3", "WebSocketsChat", "ImplementingATransportEngine",
 ]
 let snippetTargets: [Target] = snippetModules.map { name in
     .target(
@@ -45,10 +45,8 @@ let snippetTargets: [Target] = snippetModules.map { name in
             .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
         ],
         path: "Tests/Snippets/\(name)",
-        swiftSettings: [
-            .enableUpcomingFeature("MemberImportVisibility"),
-            .unsafeFlags(["-package-name", "CourierSnippets"]),
-        ]
+        packageAccess: false,
+        swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     )
 }
 

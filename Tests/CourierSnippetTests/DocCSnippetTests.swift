@@ -6,6 +6,7 @@ import CourierCurl
 import CourierTestServer
 import CourierTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import CachingOffline
 @testable import CachingOverview
@@ -26,6 +27,7 @@ import Testing
 @testable import StreamingResume
 @testable import StreamingSequence
 @testable import WebSocketsChat
+@testable import ImplementingATransportEngine
 import CourierWebSocketTestSupport
 
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
@@ -271,5 +273,67 @@ import CourierWebSocketTestSupport
         await curl.shutdown()
         await urlSession.shutdown()
         try await server.shutdown()
+    }
+}
+
+/// The engine written outside the package, run through `APIClient` and the policies.
+@Suite struct ImplementingATransportSnippetTests {
+    let fixtures: [String: FixtureTransport.Fixture] = [
+        "/old-profile": .init(status: 301, fields: ["Location": "/profile"]),
+        "/profile": .init(fields: ["Content-Type": "application/json"], body: Data(#"{"name":"Ada"}"#.utf8)),
+    ]
+
+    @Test func theRedirectLayerFollowsTheEnginesAnswerAndTheClientDecodes() async throws {
+        let profile = try await ImplementingATransportEngine.profile(over: fixtures)
+        #expect(profile.name == "Ada")
+    }
+
+    @Test func callAndHopLayersSeeTheCallAndEachHop() async throws {
+        let calls = URLRecorder(), hops = URLRecorder()
+        var policies = Policies()
+        policies.callLayers = [calls]
+        policies.hopLayers = [hops]
+        _ = try await ImplementingATransportEngine.profile(over: fixtures, policies: policies)
+        #expect(calls.paths == ["/old-profile"])
+        #expect(hops.paths == ["/old-profile", "/profile"])
+    }
+
+    @Test func aBufferedCallIsBoundedByThePoliciesLimit() async throws {
+        var policies = Policies()
+        policies.maximumResponseBytes = 10_000
+        let large = ["/old-profile": FixtureTransport.Fixture(body: Data(repeating: 0x20, count: 20_000))]
+        let error = await #expect(throws: APIError.self) { try await ImplementingATransportEngine.profile(over: large, policies: policies) }
+        #expect(error?.urlError?.code == .dataLengthExceedsMaximum)
+        #expect(error?.description.contains("Policies.maximumResponseBytes") == true)
+    }
+
+    @Test func aStreamedBodyArrivesInTheEnginesChunks() async throws {
+        let body = Data((0..<10_000).map { UInt8($0 % 251) })
+        let transport = FixtureTransport(["/file": .init(body: body)])
+        let (stream, head) = try await transport.stream(for: URLRequest(url: try #require(URL(string: "https://fixtures.invalid/file"))))
+        var chunks: [Data] = []
+        for try await chunk in stream { chunks.append(chunk) }
+        #expect(head.statusCode == 200)
+        #expect(chunks.map(\.count) == [4096, 4096, 1808])
+        #expect(Data(chunks.joined()) == body)
+    }
+
+    @Test func anUnknownPathFailsAsAConnectionWould() async throws {
+        let error = await #expect(throws: APIError.self) { try await ImplementingATransportEngine.profile(over: [:]) }
+        #expect(error?.urlError?.code == .cannotConnectToHost)
+        #expect(error?.description.contains("GET https://fixtures.invalid/old-profile") == true)
+    }
+}
+
+/// Records the path of every request it sees.
+private final class URLRecorder: HTTPExchangeLayer, Sendable {
+    private let seen = Mutex<[String]>([])
+    var paths: [String] { seen.withLock { $0 } }
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        seen.withLock { $0.append(request.url?.path ?? "") }
+        return try await next(request)
     }
 }

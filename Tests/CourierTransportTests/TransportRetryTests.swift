@@ -328,12 +328,12 @@ extension TransportKind {
         switch self {
         case .urlSession:
             let transport = URLSessionTransport()
-            let result = await Result { try await body(layered(Courier.networking(transport.engine.exchange), [layer])) }
+            let result = await Result { try await body(layered(Courier.networking(transport.bareEngine.exchange), [layer])) }
             await transport.shutdown()
             return try result.get()
         case .curl:
             let transport = try CurlTransport()
-            let result = await Result { try await body(layered(Courier.networking(transport.engine.exchange), [layer])) }
+            let result = await Result { try await body(layered(Courier.networking(transport.bareEngine.exchange), [layer])) }
             await transport.shutdown()
             return try result.get()
         }

@@ -48,6 +48,6 @@ public struct ExchangeMetrics: Sendable, Equatable {
     /// measured.
     public var source: ResponseSource = .network
 
-    /// Metrics with nothing measured.
-    package init() {}
+    /// Metrics with nothing measured, for an engine to fill in with what it measured.
+    public init() {}
 }

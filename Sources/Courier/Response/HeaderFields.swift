@@ -1,14 +1,17 @@
-/// One header field as it arrived: its name as spelled and its value, trimmed.
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Foundation
 
+/// One header field as it arrived: its name as spelled and its value, trimmed.
 public struct HeaderField: Sendable, Hashable {
+    /// The name as the server spelled it.
     public var name: String
+    /// The value, without the whitespace around it.
     public var value: String
 
-    package init(name: String, value: String) {
+    /// A field from its name and value.
+    public init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -32,8 +35,8 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
 
     private let storage: Storage
 
-    /// Fields in the given order.
-    package init(_ fields: [HeaderField] = []) {
+    /// Fields in the given order, as an engine that has them apart hands them over.
+    public init(_ fields: [HeaderField] = []) {
         storage = .fields(fields)
     }
 

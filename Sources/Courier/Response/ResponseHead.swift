@@ -34,8 +34,9 @@ public struct ResponseHead: Sendable {
     /// The Foundation response this head was read from, handed back as it is.
     private let foundation: FoundationResponse?
 
-    /// A head from its parts.
-    package init(
+    /// A head from its parts, as an engine answers: `url` is the URL that answered, and
+    /// `metrics` what the engine measured up to the head (see ``TransportEngine``).
+    public init(
         statusCode: Int, headerFields: HeaderFields = HeaderFields(), url: URL?, httpVersion: HTTPVersion = .http1_1,
         metrics: ExchangeMetrics = ExchangeMetrics()
     ) {

@@ -5,8 +5,9 @@ import Foundation
 
 extension URLError {
     /// The `userInfo` key under which both engines keep what they measured of an exchange that
-    /// failed after it started; read it with ``exchangeMetrics``.
-    package static let exchangeMetricsKey = "CourierExchangeMetrics"
+    /// failed after it started; read it with ``exchangeMetrics``. An engine of your own puts
+    /// its ``ExchangeMetrics`` under it too.
+    public static let exchangeMetricsKey = "CourierExchangeMetrics"
 
     /// What the engine measured of the exchange before it failed (a timeout after the
     /// connection was made, a reset, a limit passed), or nil when it failed before the engine

@@ -45,9 +45,10 @@ public struct ResponseBody: AsyncSequence, Sendable {
         reader = Reader(storage)
     }
 
-    /// A body that is already complete, for test doubles and for engines that buffer; `metrics`
-    /// are what ``metrics`` answers.
-    package init(_ data: Data, trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
+    /// A body that is already complete, for engines that buffer and for test doubles;
+    /// `trailerFields` are what ``trailerFields`` answers once it is read, and `metrics` what
+    /// ``metrics`` answers.
+    public init(_ data: Data, trailerFields: [String: String] = [:], metrics: ExchangeMetrics? = nil) {
         let storage = ResponseBodyStorage(bufferSize: Swift.max(1, data.count), producer: { _ in })
         storage.write(data)
         storage.finish(trailerFields: trailerFields, metrics: metrics)

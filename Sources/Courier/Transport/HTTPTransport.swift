@@ -3,30 +3,25 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// What both of Courier's engines are: one exchange at a time, buffered or streamed, with the
-/// transport's ``Policies`` over it, and a way to release what the engine holds.
+/// A transport: one engine with its ``Policies`` over it, and a way to release what the engine
+/// holds.
 ///
-/// `URLSessionTransport` and `CurlTransport` conform. Each supplies its engine's two calls with
-/// the policies applied (``exchange`` and ``streaming``); everything else is written once here
-/// over those two and behaves the same on both: ``data(for:)``, ``stream(for:uploading:)``,
-/// ``networking``, downloads and uploads from files. Choose a transport by configuration with
-/// `TransportKind.makeTransport(…)` in `CourierCurl`, keep it as `any HTTPTransport`, and give it to
-/// ``APIClient/init(baseURL:transport:decoder:encoder:)``.
-///
-/// The two transports are the conformers; the heads and bodies an engine answers with are built
-/// inside Courier. To bring an engine of your own, write a ``Networking`` function (see
-/// <doc:ImplementingATransport>) and give it to ``APIClient/init(baseURL:networking:decoder:encoder:)``,
-/// with ``Policies/apply(to:)`` for the shared policies.
+/// `URLSessionTransport` and `CurlTransport` conform, and so can an engine of your own: it
+/// answers ``engine`` with a ``TransportEngine`` (its one exchange, with the policies applied
+/// once), and everything else is written once here over that and behaves the same on every
+/// transport: ``data(for:)``, ``stream(for:uploading:)``, downloads and uploads from files,
+/// ``APIClient/init(baseURL:transport:decoder:encoder:)``. See <doc:ImplementingATransport>.
+/// Choose a transport by configuration with `TransportKind.makeTransport(…)` in
+/// `CourierConfiguration`, and keep it as `any HTTPTransport`.
 public protocol HTTPTransport: Sendable {
     /// The policies this transport applies over its engine.
     var policies: Policies { get }
-    /// What the engine can and cannot do.
+    /// What the engine can and cannot do; nothing beyond HTTP exchanges unless a conformer
+    /// says otherwise.
     var capabilities: TransportCapabilities { get }
-    /// One buffered exchange through the policies, answering with Courier's own
-    /// ``ResponseHead``: what ``APIClient`` and ``Dispatcher`` run on.
-    var exchange: HTTPExchange { get }
-    /// One streamed exchange through the policies: what ``stream(for:uploading:)`` sends.
-    var streaming: StreamingNetworking { get }
+    /// The engine with ``policies`` over it (``TransportEngine/applying(_:)``), built once:
+    /// what every call of the transport goes through.
+    var engine: TransportEngine { get }
     /// Opens a WebSocket: sends `request` as the opening handshake (RFC 6455 §4) through the
     /// policies, and answers with the open socket once the server switched protocols.
     ///
@@ -69,14 +64,30 @@ extension HTTPTransport {
     /// - Throws: what ``data(for:)`` throws, before the head; a read of the body throws the
     ///   engine's `URLError` for failures after it.
     public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
-        try await streaming(request, upload)
+        try await engine.stream(request, upload)
     }
 
-    /// This transport as a ``Networking`` value, sending as ``data(for:)`` does: for
-    /// ``APIClient/init(baseURL:networking:decoder:encoder:)``, ``compose(_:_:)-922zo``
-    /// and the other functions over ``Networking``.
+    /// This transport as a ``Networking`` value, sending as ``data(for:)`` does: the function to
+    /// compose with others (``compose(_:_:)-922zo``), swap, and stand in for in tests.
     public var networking: Networking {
-        Courier.networking(exchange)
+        Courier.networking(engine.exchange)
+    }
+
+    /// This transport's streamed call as a value, sending as ``stream(for:uploading:)`` does:
+    /// the function to compose, swap and stand in for where bodies stream.
+    public var streaming: StreamingNetworking {
+        engine.stream
+    }
+
+    /// One buffered exchange through the policies, with Courier's own head: what ``APIClient``
+    /// runs on, and the tests.
+    package var exchange: HTTPExchange {
+        engine.exchange
+    }
+
+    /// No more than HTTP exchanges: a conformer says what else its engine can do.
+    public var capabilities: TransportCapabilities {
+        TransportCapabilities()
     }
 
     /// Downloads the response body of `request` to a new file in the temporary directory and

@@ -35,8 +35,8 @@ public struct TransportCapabilities: Sendable, Equatable {
     public var speaksHTTP3: Bool
 
     /// Capabilities from their parts; what is not given is not supported.
-    package init(
-        pausesForSlowReaders: Bool, stopsDecodingAtTheLimit: Bool, returnsTrailers: Bool,
+    public init(
+        pausesForSlowReaders: Bool = false, stopsDecodingAtTheLimit: Bool = false, returnsTrailers: Bool = false,
         connectsThroughProxies: Bool = false, connectsOverUnixSockets: Bool = false, overridesDNS: Bool = false,
         choosesHTTPVersion: Bool = false, configuresTLSIdentity: Bool = false, streamsDuplex: Bool = false,
         speaksHTTP3: Bool = false

@@ -3,31 +3,79 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// What an engine implements: one exchange, streamed, and the same exchange collected into
-/// memory, where collecting inside the engine costs less than reading its own stream. Nothing
-/// else: no redirect, cookie, deadline, retry or validation, which are ``Policies`` layers.
+/// What an engine implements: one exchange. A request and an optional upload body go in; the
+/// response's ``ResponseHead`` comes out as soon as it arrives, with its ``ResponseBody`` to read
+/// as it comes. Nothing else: no redirect, cookie, deadline, retry or validation, which are
+/// ``Policies`` layers, put over the engine once by ``applying(_:)``.
 ///
-/// A transport builds its engine once, applies its policies once with ``applying(_:)``, and
-/// answers `exchange`, `streaming`, `networking`, `data(for:)` and `stream(for:uploading:)` from
-/// the result, so that no transport stacks the layers on its own.
-package struct TransportEngine: Sendable {
+/// A transport of your own builds its engine once, with its policies over it, and answers
+/// ``HTTPTransport/engine`` with it; every call of ``HTTPTransport`` (``HTTPTransport/data(for:)``,
+/// ``HTTPTransport/stream(for:uploading:)``, downloads, ``APIClient``) then goes through the
+/// same layers as on Courier's own engines:
+///
+/// ```swift
+/// let engine = TransportEngine { request, upload in
+///     try await myClient.send(request, upload)   // -> (ResponseBody, ResponseHead)
+/// }
+/// .applying(policies)
+/// ```
+///
+/// See <doc:ImplementingATransport> for what an engine must do to answer as Courier's do.
+public struct TransportEngine: Sendable {
     /// One exchange whose body is collected before the answer returns.
     package let exchange: HTTPExchange
     /// One exchange whose head returns as soon as it arrives, with its body to read as it comes.
     package let stream: StreamingNetworking
+    /// Whether ``exchange`` is the engine's own rather than its stream read whole.
+    private let collectsItself: Bool
 
-    package init(exchange: @escaping HTTPExchange, stream: @escaping StreamingNetworking) {
-        self.exchange = exchange
-        self.stream = stream
+    /// An engine that answers every exchange with `stream`: a buffered call reads the body
+    /// whole, bounded by ``Policies/maximumResponseBytes``.
+    ///
+    /// `stream` is given the request and the body to send in its place (nil: the request's own
+    /// `httpBody`), and answers with the final exchange's head and body: any status, a 3xx
+    /// included, with the metrics it measured.
+    public init(_ stream: @escaping StreamingNetworking) {
+        self.init(exchange: nil, stream: stream)
     }
 
-    /// This engine with `policies`' layers over both of its calls, in the same order. Outside
-    /// them all, a streamed request that names no `Content-Type` gets its upload's (a form's,
-    /// with its boundary), so every layer sees the request as it goes out.
-    package func applying(_ policies: Policies) -> TransportEngine {
-        let stream = policies.apply(to: stream)
+    /// An engine with a buffered call of its own, cheaper than reading its stream.
+    package init(exchange: HTTPExchange?, stream: @escaping StreamingNetworking) {
+        self.exchange = exchange ?? Self.collecting(stream, upTo: Policies().maximumResponseBytes)
+        self.stream = stream
+        collectsItself = exchange != nil
+    }
+
+    /// This engine with `policies`' layers over each of its calls, in the same order: what a
+    /// transport answers ``HTTPTransport/engine`` with. Build it once, when the transport is
+    /// made, rather than per request. Outside them all, a streamed request that names no
+    /// `Content-Type` gets its upload's (a form's, with its boundary), so every layer sees the
+    /// request as it goes out.
+    public func applying(_ policies: Policies) -> TransportEngine {
+        let stream = policies.apply(to: self.stream)
+        let exchange = collectsItself ? self.exchange : Self.collecting(self.stream, upTo: policies.maximumResponseBytes)
         return TransportEngine(exchange: policies.apply(to: exchange)) { request, upload in
             try await stream(request.namingContentType(of: upload), upload)
+        }
+    }
+
+    /// `stream`'s answers with their bodies read whole, up to `limit` bytes, and their heads
+    /// carrying the metrics of the whole exchange, as an engine's own buffered call answers.
+    private static func collecting(_ stream: @escaping StreamingNetworking, upTo limit: Int) -> HTTPExchange {
+        { request in
+            let (body, answered) = try await stream(request, nil)
+            var head = answered
+            let data: Data
+            do {
+                data = try await body.collect(upTo: limit)
+            } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
+                throw URLError(
+                    .dataLengthExceedsMaximum, "the body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
+                    url: head.url
+                )
+            }
+            if let metrics = body.metrics { head.metrics = metrics }
+            return (data, head)
         }
     }
 }

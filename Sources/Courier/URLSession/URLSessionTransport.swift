@@ -63,14 +63,14 @@ public struct URLSessionTransport: HTTPTransport {
         self.configuration = configuration
         let tasks = TaskQueue()
         self.tasks = tasks
-        layered = Self.engine(session: session, tasks: tasks, delegate: delegate, configuration: configuration)
+        engine = Self.engine(session: session, tasks: tasks, delegate: delegate, configuration: configuration)
             .applying(configuration.policies)
     }
 
     let delegate: SessionDelegate?
     let tasks: TaskQueue
     /// The engine with the configuration's policies over it, built once.
-    private let layered: TransportEngine
+    public let engine: TransportEngine
 
     /// The configuration's policies.
     public var policies: Policies { configuration.policies }
@@ -81,15 +81,8 @@ public struct URLSessionTransport: HTTPTransport {
         TransportCapabilities(pausesForSlowReaders: false, stopsDecodingAtTheLimit: false, returnsTrailers: false)
     }
 
-    /// One buffered exchange through the policies. FoundationNetworking builds its
-    /// `HTTPURLResponse` anyway; the head reads its fields only when asked for.
-    public var exchange: HTTPExchange { layered.exchange }
-
-    /// One streamed exchange through the policies.
-    public var streaming: StreamingNetworking { layered.stream }
-
     /// The engine's two calls with no policy over them, for tests.
-    package var engine: TransportEngine {
+    package var bareEngine: TransportEngine {
         Self.engine(session: session, tasks: tasks, delegate: delegate, configuration: configuration)
     }
 

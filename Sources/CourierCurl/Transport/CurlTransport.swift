@@ -33,7 +33,7 @@ public final class CurlTransport: HTTPTransport {
     public var configuration: Configuration { core.configuration }
     let core: CurlEngine
     /// The engine with the configuration's policies over it, built once.
-    private let layered: TransportEngine
+    public let engine: TransportEngine
 
     /// Starts a transport: initialises libcurl once per process, creates the multi handle and
     /// thread of each event loop.
@@ -43,7 +43,7 @@ public final class CurlTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) throws(CurlError) {
         let core = try CurlEngine(configuration: configuration)
         self.core = core
-        layered = core.engine.applying(configuration.policies)
+        engine = core.engine.applying(configuration.policies)
     }
 
     deinit {
@@ -64,17 +64,6 @@ public final class CurlTransport: HTTPTransport {
             choosesHTTPVersion: true, configuresTLSIdentity: true, streamsDuplex: true,
             speaksHTTP3: Curl.features.http3
         )
-    }
-
-    /// One buffered exchange through the policies; no Foundation response is built. The
-    /// function keeps the transport alive.
-    public var exchange: HTTPExchange {
-        { [self] request in try await self.layered.exchange(request) }
-    }
-
-    /// One streamed exchange through the policies. The function keeps the transport alive.
-    public var streaming: StreamingNetworking {
-        { [self] request, upload in try await self.layered.stream(request, upload) }
     }
 
     /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
@@ -109,7 +98,7 @@ public final class CurlTransport: HTTPTransport {
     public var executor: any TaskExecutor { core.loops.first }
 
     /// The engine's two calls with no policy over them, for tests.
-    package var engine: TransportEngine { core.engine }
+    package var bareEngine: TransportEngine { core.engine }
 
     /// Whether the caller runs on one of this transport's threads, for tests.
     var isOnTransportThread: Bool { core.loops.isCurrentThread }

@@ -9,6 +9,7 @@ import Foundation
 func profile(at url: URL, offline: Bool, over transport: some HTTPTransport) async throws -> Data? {
     var request = URLRequest(url: url)
     if offline { request.cachePolicy = .returnCacheDataDontLoad }
-    let (data, head) = try await transport.exchange(request)
-    return head.statusCode == 504 ? nil : data     // 504: nothing stored, nothing sent
+    let (body, head) = try await transport.stream(for: request)
+    let data = try await body.collect(upTo: 1 << 20)
+    return head.statusCode == 504 ? nil : data           // 504: nothing stored, nothing sent
 }

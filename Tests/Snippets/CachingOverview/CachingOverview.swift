@@ -16,6 +16,7 @@ func cachingTransports(in directory: URL) throws -> (URLSessionTransport, CurlTr
 
 /// Where the answer came from: `.network`, `.cache`, or `.revalidated` after a 304.
 func source(of url: URL, over transport: some HTTPTransport) async throws -> ResponseSource {
-    let (_, head) = try await transport.exchange(URLRequest(url: url))
+    let (body, head) = try await transport.stream(for: URLRequest(url: url))
+    _ = try await body.collect(upTo: 1 << 20)           // a body read to its end is stored
     return head.metrics.source
 }

@@ -14,7 +14,7 @@ func fetchOverHTTP3IfOffered(_ url: URL) async throws -> HTTPVersion {
         await transport.shutdown()
         return .http1_1
     }
-    let (_, head) = try await transport.exchange(URLRequest(url: url))
+    let (_, head) = try await transport.stream(for: URLRequest(url: url))
     await transport.shutdown()
     return head.httpVersion                              // .http3, or .http2 after a fallback
 }
