@@ -17,6 +17,7 @@ extension Policies {
     /// | `timeouts.idle` | double, seconds | `60` | above 0 | `idleTimeout` |
     /// | `timeouts.total` | double, seconds | no limit | above 0 | `totalDeadline` |
     /// | `userAgent` | string | `<process> Courier/<version>` | any | `userAgent` |
+    /// | `headers` | string list, secret | none | `Name: value` entries; a repeated name's values are joined | `headers` |
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
     /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
@@ -81,6 +82,20 @@ extension Policies {
             accepted: "a whole number of bytes, 1 or more"
         )
         userAgent = try reader.string("userAgent", accepted: "a User-Agent string") ?? userAgent
+        if let entries = try reader.list(
+            "headers",
+            isSecret: true,
+            accepted: "a list of \"Name: value\" entries",
+            isValid: { HeaderSyntax.field($0) != nil }
+        ) {
+            var headers: [String: String] = [:]
+            for entry in entries {
+                guard let field = HeaderSyntax.field(entry) else { continue }
+                // A repeated name is one field whose values are joined, as RFC 9110 §5.3 allows.
+                headers[field.name] = headers[field.name].map { "\($0), \(field.value)" } ?? field.value
+            }
+            self.headers = headers
+        }
         if try reader.bool("cookies.enabled", default: false) {
             cookies = CookieStore()
         }

@@ -60,6 +60,7 @@ extension TransportKind {
     /// | `courier.timeouts.idle` | `COURIER_TIMEOUTS_IDLE` | double, seconds | `60` | above 0 |
     /// | `courier.timeouts.total` | `COURIER_TIMEOUTS_TOTAL` | double, seconds | no limit | above 0 |
     /// | `courier.userAgent` | `COURIER_USER_AGENT` | string | `<process> Courier/<version>` | any |
+    /// | `courier.headers` | `COURIER_HEADERS` | string list, secret | none | `Name: value` entries |
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
     /// | `courier.limits.headerBytes` | `COURIER_LIMITS_HEADER_BYTES` | int | `262144` (256 KiB) | 1 or more |
     /// | `courier.cookies.enabled` | `COURIER_COOKIES_ENABLED` | bool | `false` | `true` keeps cookies in a new in-memory `CookieStore` |
@@ -101,9 +102,8 @@ extension TransportKind {
     /// | `courier.urlsession.maximumConnectionsPerHost` | `COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `all` | `identityOnly`, `all` |
     /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
-    /// | `courier.urlsession.additionalHeaders` | `COURIER_URLSESSION_ADDITIONAL_HEADERS` | string list, secret | none | `Name: value` entries |
     ///
-    /// The `redirects`, `timeouts`, `limits`, `userAgent`, `cookies` and `retries` keys are the ``Courier/Policies`` both
+    /// The `redirects`, `timeouts`, `limits`, `userAgent`, `headers`, `cookies` and `retries` keys are the ``Courier/Policies`` both
     /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
     /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
     /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are

@@ -15,7 +15,6 @@ extension URLSessionTransport.Configuration: EngineSettings {
     /// | `urlsession.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
     /// | `urlsession.contentDecoding` | string | `all` | `identityOnly`, `all` | `contentDecoding` |
     /// | `urlsession.maximumUnreadBytes` | int | `67108864` (64 MiB) | 1 or more | `maximumUnreadBytes` |
-    /// | `urlsession.additionalHeaders` | string list, secret | none | `Name: value` entries | `additionalHeaders` |
     /// | `redirects.*`, `timeouts.*`, `limits.*`, `userAgent`, … | | | see ``Courier/Policies/init(config:)`` | `policies` |
     ///
     /// A list is an array in a file and comma-separated in the environment, so in the
@@ -46,19 +45,5 @@ extension URLSessionTransport.Configuration: EngineSettings {
             minimum: 1,
             accepted: "a whole number of bytes, 1 or more"
         )
-        if let entries = try reader.list(
-            "urlsession.additionalHeaders",
-            isSecret: true,
-            accepted: "a list of \"Name: value\" entries",
-            isValid: { HeaderSyntax.field($0) != nil }
-        ) {
-            var headers: [String: String] = [:]
-            for entry in entries {
-                guard let field = HeaderSyntax.field(entry) else { continue }
-                // A repeated name is one field whose values are joined, as RFC 9110 §5.3 allows.
-                headers[field.name] = headers[field.name].map { "\($0), \(field.value)" } ?? field.value
-            }
-            additionalHeaders = headers
-        }
     }
 }

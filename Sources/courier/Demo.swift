@@ -53,11 +53,6 @@ struct Demo {
             let echo = try await client.send(Request<Echo>("anything", method: .post(.json(Greeting(text: "hello")))))
             return "server got \(echo.method) \(echo.bodyText ?? "")"
         }
-        await output.step("Bearer token composed onto the transport") {
-            let authorized = APIClient(baseURL: server.baseURL, networking: compose(bearerToken("s3cret"), networking))
-            let echo = try await authorized.send(Request<Echo>("get"))
-            return "Authorization: \(echo.headers.first { $0.name.lowercased() == "authorization" }?.value ?? "missing")"
-        }
         await output.expectFailure("404 becomes APIError.notFound") {
             try await client.send(Request<Void>("status/404"))
         } matches: { if case .notFound = $0.kind { true } else { false } }
@@ -107,6 +102,11 @@ struct Demo {
             var policies = Policies()
             configure(&policies)
             return APIClient(baseURL: server.baseURL, networking: try kind.makeTransport(policies: policies).networking)
+        }
+        await output.step("Bearer token sent by the Authentication layer") {
+            let authentication = Authentication(origin: server.baseURL, credential: .bearer("s3cret"))
+            let echo = try await client { $0.callLayers = [authentication] }.send(Request<Echo>("get"))
+            return "Authorization: \(echo.headers.first { $0.name.lowercased() == "authorization" }?.value ?? "missing")"
         }
         await output.expectFailure("total deadline ends a drip feed") {
             // One byte every 50 ms: never idle, so only the deadline of 0.5 s ends it.

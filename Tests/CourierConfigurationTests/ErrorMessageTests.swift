@@ -105,9 +105,9 @@ import Testing
         Case("courier.urlsession.maximumConnectionsPerHost", -2, #"courier.urlsession.maximumConnectionsPerHost="-2" \#(whole1)"#),
         Case("courier.urlsession.contentDecoding", "gzip", #"courier.urlsession.contentDecoding="gzip" is not accepted; accepted values: identityOnly, all"#),
         Case(
-            "courier.urlsession.additionalHeaders",
+            "courier.headers",
             .init(.stringArray(["Authorization Bearer t0ken"]), isSecret: true),
-            #"courier.urlsession.additionalHeaders=<secret> is not accepted; accepted values: a list of "Name: value" entries"#
+            #"courier.headers=<secret> is not accepted; accepted values: a list of "Name: value" entries"#
         ),
     ]
 

@@ -57,7 +57,7 @@ enum EveryKey {
         "courier.urlsession.maximumConnectionsPerHost": 3,
         "courier.urlsession.contentDecoding": "identityOnly",
         "courier.urlsession.maximumUnreadBytes": 4_194_304,
-        "courier.urlsession.additionalHeaders": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
+        "courier.headers": .init(.stringArray(["X-Team: payments", "Accept-Language: en"]), isSecret: true),
     ]
 
     static let json = """
@@ -77,6 +77,7 @@ enum EveryKey {
             "resolve": ["api.test:443:127.0.0.1"],
             "connectTo": ["api.test:443:127.0.0.1:8443", "::[::1]:"],
             "dohURL": "https://127.0.0.1:8443/dns-query",
+            "headers": ["X-Team: payments", "Accept-Language: en"],
             "retries": {
               "maximumAttempts": 4,
               "initialDelay": 0.25,
@@ -110,8 +111,7 @@ enum EveryKey {
             "urlsession": {
               "maximumConnectionsPerHost": 3,
               "contentDecoding": "identityOnly",
-              "maximumUnreadBytes": 4194304,
-              "additionalHeaders": ["X-Team: payments", "Accept-Language: en"]
+              "maximumUnreadBytes": 4194304
             }
           }
         }
@@ -167,7 +167,7 @@ enum EveryKey {
         "COURIER_URLSESSION_MAXIMUM_CONNECTIONS_PER_HOST": "3",
         "COURIER_URLSESSION_CONTENT_DECODING": "identityOnly",
         "COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES": "4194304",
-        "COURIER_URLSESSION_ADDITIONAL_HEADERS": "X-Team: payments,Accept-Language: en",
+        "COURIER_HEADERS": "X-Team: payments,Accept-Language: en",
     ]
 
     static var policies: Policies {
@@ -176,6 +176,7 @@ enum EveryKey {
         policies.totalDeadline = 12.5
         policies.idleTimeout = 7.5
         policies.userAgent = "courier-tests/1"
+        policies.headers = ["X-Team": "payments", "Accept-Language": "en"]
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
         policies.retries = RetryPolicy(
@@ -249,7 +250,7 @@ enum EveryKey {
         #expect(urlSession.contentDecoding == .identityOnly, sourceLocation: sourceLocation)
         #expect(urlSession.maximumUnreadBytes == 4_194_304, sourceLocation: sourceLocation)
         #expect(urlSession.maximumConnectionsPerHost == 3, sourceLocation: sourceLocation)
-        #expect(urlSession.additionalHeaders == ["X-Team": "payments", "Accept-Language": "en"], sourceLocation: sourceLocation)
+        #expect(urlSession.policies.headers == ["X-Team": "payments", "Accept-Language": "en"], sourceLocation: sourceLocation)
     }
 }
 

@@ -45,7 +45,7 @@ import Testing
         let defaults = URLSessionTransport.Configuration()
         #expect(urlSession.policies == defaults.policies)
         #expect(urlSession.maximumConnectionsPerHost == defaults.maximumConnectionsPerHost)
-        #expect(urlSession.additionalHeaders.isEmpty)
+        #expect(urlSession.policies.headers.isEmpty)
     }
 
     @Test func theDefaultsAreTheDocumentedOnes() throws {
@@ -96,9 +96,9 @@ import Testing
 
     @Test func repeatedHeaderNamesAreJoined() throws {
         let provider = InMemoryProvider(values: [
-            "urlsession.additionalHeaders": .init(.stringArray(["Accept: text/html", "Accept:application/json", "X-Empty:"]), isSecret: true),
+            "headers": .init(.stringArray(["Accept: text/html", "Accept:application/json", "X-Empty:"]), isSecret: true),
         ])
-        let headers = try URLSessionTransport.Configuration(config: ConfigReader(provider: provider)).additionalHeaders
+        let headers = try Policies(config: ConfigReader(provider: provider)).headers
         #expect(headers == ["Accept": "text/html, application/json", "X-Empty": ""])
     }
 

@@ -36,7 +36,7 @@ public final class Authentication: HTTPExchangeLayer {
     /// Scheme, host and port the credential is for.
     public let origin: URL
     private let refreshMargin: TimeInterval
-    private let refresh: @Sendable (Credential?) async throws -> Credential
+    private let refresh: (@Sendable (Credential?) async throws -> Credential)?
     private let now: @Sendable () -> Date
     private let state: Locked<(machine: CredentialState<Waiter>, nextID: Int)>
 
@@ -48,6 +48,16 @@ public final class Authentication: HTTPExchangeLayer {
     ///   - refreshMargin: How many seconds before its ``Credential/expiration`` a credential is
     ///     refreshed; 30 by default.
     ///   - refresh: Makes a new credential; given the one it replaces (nil at first).
+    /// Sends `credential` with every request to `origin` and never refreshes it: a token an app
+    /// was given, an API key. A 401 is the answer, as the server gave it.
+    ///
+    /// ```swift
+    /// policies.callLayers = [Authentication(origin: baseURL, credential: .bearer(token))]
+    /// ```
+    public convenience init(origin: URL, credential: Credential) {
+        self.init(origin: origin, credential: credential, refreshMargin: 0, now: { Date() }, refresh: nil)
+    }
+
     public convenience init(
         origin: URL, credential: Credential? = nil, refreshMargin: TimeInterval = 30,
         refresh: @escaping @Sendable (_ replacing: Credential?) async throws -> Credential
@@ -58,7 +68,7 @@ public final class Authentication: HTTPExchangeLayer {
     /// With the clock given, for tests.
     package init(
         origin: URL, credential: Credential?, refreshMargin: TimeInterval, now: @escaping @Sendable () -> Date,
-        refresh: @escaping @Sendable (Credential?) async throws -> Credential
+        refresh: (@Sendable (Credential?) async throws -> Credential)?
     ) {
         self.origin = origin
         self.refreshMargin = refreshMargin
@@ -81,7 +91,7 @@ public final class Authentication: HTTPExchangeLayer {
         }
         let (body, head) = try await next(request.authorized(with: credential))
         // A 401 from another origin, after a redirect, says nothing of this credential.
-        guard head.statusCode == 401, head.url.map({ RedirectPolicy.origin(of: $0) == RedirectPolicy.origin(of: origin) }) ?? true,
+        guard refresh != nil, head.statusCode == 401, head.url.map({ RedirectPolicy.origin(of: $0) == RedirectPolicy.origin(of: origin) }) ?? true,
               request.httpBodyStream == nil
         else { return (body, head) }
         let (renewed, _) = try await self.credential(for: request) { machine, id, waiter, cancelled in
@@ -129,7 +139,7 @@ public final class Authentication: HTTPExchangeLayer {
     private func startRefresh(from old: Credential?) {
         Task {
             do {
-                let credential = try await refresh(old)
+                let credential = try await refreshed(from: old)
                 let (waiters, generation) = state.withLock { $0.machine.refreshed(credential) }
                 for waiter in waiters { waiter.resume(returning: (credential, generation)) }
             } catch {
@@ -141,6 +151,15 @@ public final class Authentication: HTTPExchangeLayer {
 }
 
 /// What the refresh threw, told apart from a waiter's own cancellation.
+extension Authentication {
+    /// A credential from the refresh closure; a fixed credential stays what it is.
+    private func refreshed(from old: Credential?) async throws -> Credential {
+        if let refresh { return try await refresh(old) }
+        guard let old else { throw URLError(.userAuthenticationRequired) }
+        return old
+    }
+}
+
 private struct RefreshFailure: Error {
     let error: any Error
 }

@@ -15,7 +15,7 @@ import Foundation
 /// let (data, head) = try await transport.exchange(URLRequest(url: URL(string: "https://example.com/")!))
 /// print(head.statusCode, head.httpVersion, head.metrics.total ?? .zero, data.count)
 /// ```
-public typealias HTTPExchange = @Sendable (URLRequest) async throws -> (Data, ResponseHead)
+package typealias HTTPExchange = @Sendable (URLRequest) async throws -> (Data, ResponseHead)
 
 /// `exchange` as a ``Networking`` value: its head becomes an `HTTPURLResponse`, built once per
 /// answer.

@@ -29,12 +29,3 @@ import Foundation
 ///   (see `URLRequest.validateForSending()`);
 /// - honour Task cancellation promptly by throwing `URLError(.cancelled)`.
 public typealias Networking = @Sendable (URLRequest) async throws -> (Data, URLResponse)
-
-/// A function that rewrites a request before it is sent, e.g. to add a header.
-///
-/// ``compose(_:_:)-922zo`` puts a modifier in front of any ``Networking`` and gives a
-/// ``Networking`` that modifies every request it sends:
-/// `compose(bearerToken(token), transport.networking)`. ``bearerToken(_:)``, ``header(_:_:)`` and
-/// ``defaultHeaders(_:)`` make the common ones; any
-/// `(URLRequest) -> URLRequest` closure is one too.
-public typealias RequestModifier = @Sendable (URLRequest) -> URLRequest

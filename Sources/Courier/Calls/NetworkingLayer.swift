@@ -14,11 +14,11 @@ import Foundation
 /// let traced: NetworkingLayer = { next in { request in print(request.httpMethod ?? "GET"); return try await next(request) } }
 /// let networking = layered(transport.networking, [traced])
 /// ```
-public typealias NetworkingLayer = @Sendable (@escaping Networking) -> Networking
+package typealias NetworkingLayer = @Sendable (@escaping Networking) -> Networking
 
 /// Wraps `networking` in `layers`, the first outermost: it sees the request first and the
 /// response last.
-public func layered(_ networking: @escaping Networking, _ layers: [NetworkingLayer]) -> Networking {
+package func layered(_ networking: @escaping Networking, _ layers: [NetworkingLayer]) -> Networking {
     layers.reversed().reduce(networking) { inner, layer in layer(inner) }
 }
 

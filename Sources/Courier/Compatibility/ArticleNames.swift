@@ -38,11 +38,39 @@ extension Dispatcher {
 @available(*, unavailable, renamed: "APIError", message: "its cases are APIError.Kind's, read from error.kind")
 public typealias NetworkRequestError = APIError
 
-/// "Building networking layer using functions" calls it `tokenRequestModifier`; Courier's is
-/// ``bearerToken(_:)``, a ``RequestModifier`` that `compose` puts in front of a ``Networking``.
-@available(*, unavailable, renamed: "bearerToken(_:)")
+/// "Building networking layer using functions" modifies requests with functions; Courier's
+/// header fields and credentials are policies, which every layer sees.
+@available(*, unavailable, message: "header fields are Policies.headers, a credential an Authentication layer")
+public typealias RequestModifier = @Sendable (URLRequest) -> URLRequest
+
+/// The article's token modifier: a fixed credential is an ``Authentication`` layer.
+@available(
+    *, unavailable,
+    message: "a token is a credential: policies.callLayers = [Authentication(origin: baseURL, credential: .bearer(token))]"
+)
 public func tokenRequestModifier(_ token: String) -> RequestModifier {
-    bearerToken(token)
+    { $0 }
+}
+
+/// A token modifier: a fixed credential is an ``Authentication`` layer.
+@available(
+    *, unavailable,
+    message: "a token is a credential: policies.callLayers = [Authentication(origin: baseURL, credential: .bearer(token))]"
+)
+public func bearerToken(_ token: String) -> RequestModifier {
+    { $0 }
+}
+
+/// A header modifier: fields every request carries are ``Policies/headers``.
+@available(*, unavailable, message: "fields every request carries are Policies.headers: policies.headers[name] = value")
+public func header(_ name: String, _ value: String) -> RequestModifier {
+    { $0 }
+}
+
+/// A header modifier: fields every request carries are ``Policies/headers``.
+@available(*, unavailable, message: "fields every request carries are Policies.headers")
+public func defaultHeaders(_ headers: [String: String]) -> RequestModifier {
+    { $0 }
 }
 
 extension APIClient {

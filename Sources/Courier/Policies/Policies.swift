@@ -48,6 +48,13 @@ public struct Policies: Sendable, Equatable {
     /// sends `<process> Courier/<version>`.
     public var userAgent: String? = nil
 
+    /// Header fields sent with every request that does not set them itself, such as an
+    /// `Accept` or an API key. They are filled in outside every other layer, so logging, the
+    /// cache's `Vary`, cookies and authentication see the request as it goes out, and a value
+    /// holding CR, LF or NUL is refused before anything is sent. A `User-Agent` here wins over
+    /// ``userAgent``.
+    public var headers: [String: String] = [:]
+
     /// Which failures and statuses are tried again, and how long to wait before each retry
     /// (see ``RetryPolicy`` and the retry layer (``Policies/retries``)); ``RetryPolicy/none`` (the default) sends
     /// every request once. ``RetryPolicy/standard`` retries as Alamofire's `RetryPolicy` does.
@@ -101,7 +108,7 @@ public struct Policies: Sendable, Equatable {
     /// against it, and outside redirects, so that an attempt is a whole redirect chain and a
     /// retry starts again from the request the caller made. The limits and the idle timeout are
     /// the engine's to enforce.
-    public func apply(to networking: @escaping Networking) -> Networking {
+    package func apply(to networking: @escaping Networking) -> Networking {
         // Stacked as exchanges and adapted once, rather than each layer adapting on its own.
         Courier.networking(sending: layered(exchange: exchange(sending: networking), exchangeLayers()))
     }
@@ -113,7 +120,8 @@ public struct Policies: Sendable, Equatable {
 
     /// The one list both `layers` and `streamingLayers` are made from.
     func exchangeLayers<Body: ExchangeBody, Head: ExchangeHead>() -> [ExchangeLayer<Body, Head>] {
-        var layers: [ExchangeLayer<Body, Head>] = callLayers.map(policyLayer)
+        var layers: [ExchangeLayer<Body, Head>] = [defaultHeaderLayer(defaultFields)]
+        layers += callLayers.map(policyLayer)
         layers.append(errorDescriptionLayer())
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
         layers.append(retryLayer(retries))
@@ -131,7 +139,7 @@ public struct Policies: Sendable, Equatable {
         lhs.redirects == rhs.redirects && lhs.cookies === rhs.cookies && lhs.cache === rhs.cache && lhs.totalDeadline == rhs.totalDeadline
             && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
             && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
-            && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent
+            && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent && lhs.headers == rhs.headers
             && layerTypes(lhs.callLayers) == layerTypes(rhs.callLayers)
             && layerTypes(lhs.hopLayers) == layerTypes(rhs.hopLayers)
     }

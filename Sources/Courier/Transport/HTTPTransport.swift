@@ -68,21 +68,23 @@ extension HTTPTransport {
     }
 
     /// This transport as a ``Networking`` value, sending as ``data(for:)`` does: the function to
-    /// compose with others (``compose(_:_:)-922zo``), swap, and stand in for in tests.
+    /// compose with others (``compose(_:_:)-922zo``), swap, and stand in for in tests. The
+    /// function keeps the transport alive.
     public var networking: Networking {
-        Courier.networking(engine.exchange)
+        Courier.networking(exchange)
     }
 
     /// This transport's streamed call as a value, sending as ``stream(for:uploading:)`` does:
     /// the function to compose, swap and stand in for where bodies stream.
     public var streaming: StreamingNetworking {
-        engine.stream
+        // Holds the transport, as `networking` does: a transport released shuts down.
+        { [self] request, upload in try await engine.stream(request, upload) }
     }
 
     /// One buffered exchange through the policies, with Courier's own head: what ``APIClient``
     /// runs on, and the tests.
     package var exchange: HTTPExchange {
-        engine.exchange
+        { [self] request in try await engine.exchange(request) }
     }
 
     /// No more than HTTP exchanges: a conformer says what else its engine can do.

@@ -30,8 +30,6 @@ extension URLSessionTransport {
 
         /// The most connections kept to one host.
         public var maximumConnectionsPerHost: Int
-        /// Headers added to every request that does not set them.
-        public var additionalHeaders: [String: String]
         /// Redirects, limits, the idle timeout, the total deadline, the `User-Agent` and the other
         /// policies both transports share.
         public var policies: Policies
@@ -51,13 +49,11 @@ extension URLSessionTransport {
         /// which are ``Policies/cookies``.
         public init(
             maximumConnectionsPerHost: Int = 6,
-            additionalHeaders: [String: String] = [:],
             policies: Policies = Policies(),
             contentDecoding: ContentDecoding = .all,
             maximumUnreadBytes: Int = 64 << 20
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
-            self.additionalHeaders = additionalHeaders
             self.policies = policies
             self.contentDecoding = contentDecoding
             self.maximumUnreadBytes = maximumUnreadBytes
@@ -74,7 +70,6 @@ extension URLSessionTransport {
                 policies.idleTimeout, fallback: URLRequest.defaultTimeoutInterval
             )
             configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
-            configuration.httpAdditionalHeaders = additionalHeaders.isEmpty ? nil : additionalHeaders
             // Cookies are the policies' (a CookieStore, the same on both engines), never
             // FoundationNetworking's own storage.
             configuration.httpCookieStorage = nil

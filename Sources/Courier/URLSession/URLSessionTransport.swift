@@ -128,11 +128,6 @@ public struct URLSessionTransport: HTTPTransport {
         if configuration.contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         }
-        // FoundationNetworking's own default, `<process> (unknown version) curl/<version>`,
-        // names neither the app's version nor Courier; CurlTransport sends this same value.
-        if request.value(forHTTPHeaderField: "User-Agent") == nil {
-            request.setValue(configuration.policies.userAgent ?? DefaultUserAgent.value, forHTTPHeaderField: "User-Agent")
-        }
         // Set only when it differs: each change copies Foundation's request object.
         let idleTimeout = request.idleTimeout(under: configuration.policies)
         if request.timeoutInterval != idleTimeout { request.timeoutInterval = idleTimeout }

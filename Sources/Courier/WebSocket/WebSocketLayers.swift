@@ -11,7 +11,8 @@ extension Policies {
     /// Not retries, which would open a second socket the caller did not ask for, and not the
     /// cache, which has no answer to an upgrade.
     func webSocketLayers() -> [ExchangeLayer<WebSocketUpgrade, ResponseHead>] {
-        var layers: [ExchangeLayer<WebSocketUpgrade, ResponseHead>] = callLayers.map(policyLayer)
+        var layers: [ExchangeLayer<WebSocketUpgrade, ResponseHead>] = [defaultHeaderLayer(defaultFields)]
+        layers += callLayers.map(policyLayer)
         layers.append(errorDescriptionLayer())
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
         layers.append(handshakeRedirectRefusal())

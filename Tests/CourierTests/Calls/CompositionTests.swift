@@ -47,38 +47,15 @@ final class RecordingNetworking: Sendable {
         #expect(doubled(5) == 10)
     }
 
-    @Test func composeAppliesModifierBeforeNetworking() async throws {
+    @Test func composePutsARequestFunctionBeforeNetworking() async throws {
         let double = RecordingNetworking()
-        let authorized = compose(bearerToken("t0k3n"), double.networking)
-        _ = try await authorized(URLRequest(url: url))
-        #expect(double.last?.value(forHTTPHeaderField: "Authorization") == "Bearer t0k3n")
-    }
-
-    @Test func modifiersComposeInOrder() async throws {
-        let double = RecordingNetworking()
-        let modifier = compose(compose(defaultHeaders(["Accept": "application/json", "X-Keep": "default"]), defaultHeaders(["User-Agent": "Courier-Test/1"])),
-                               bearerToken("a"))
-        var request = URLRequest(url: url)
-        request.setValue("mine", forHTTPHeaderField: "x-keep")
-        _ = try await compose(modifier, double.networking)(request)
-        let sent = try #require(double.last)
-        #expect(sent.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(sent.value(forHTTPHeaderField: "X-Keep") == "mine")
-        #expect(sent.value(forHTTPHeaderField: "User-Agent") == "Courier-Test/1")
-        #expect(sent.value(forHTTPHeaderField: "Authorization") == "Bearer a")
-    }
-
-    @Test func bearerTokenReplacesAnyExistingAuthorization() {
-        var request = URLRequest(url: url)
-        request.setValue("Basic x", forHTTPHeaderField: "authorization")
-        let modified = bearerToken("new")(request)
-        #expect(modified.allHTTPHeaderFields?.count == 1)
-        #expect(modified.value(forHTTPHeaderField: "Authorization") == "Bearer new")
-    }
-
-    @Test func aTokenWithCRLFIsKeptSoTheTransportRefusesIt() {
-        let modified = bearerToken("x\r\nInjected: yes")(URLRequest(url: url))
-        #expect(throws: RequestError.self) { try modified.validateForSending() }
+        let tagged = compose({ (request: URLRequest) in
+            var request = request
+            request.setValue("1", forHTTPHeaderField: "X-Tag")
+            return request
+        }, double.networking)
+        _ = try await tagged(URLRequest(url: url))
+        #expect(double.last?.value(forHTTPHeaderField: "X-Tag") == "1")
     }
 }
 

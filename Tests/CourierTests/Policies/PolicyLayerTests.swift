@@ -152,13 +152,13 @@ import Testing
 
     @Test func theDefaultPoliciesStackInTheDocumentedOrder() async throws {
         var policies = Policies()
-        // Error descriptions, retries (which only remove their request field when off),
-        // redirects and validation.
-        #expect(policies.layers.count == 4)
-        policies.totalDeadline = 5
+        // Default fields, error descriptions, retries (which only remove their request field
+        // when off), redirects and validation.
         #expect(policies.layers.count == 5)
-        policies.cookies = CookieStore()
+        policies.totalDeadline = 5
         #expect(policies.layers.count == 6)
+        policies.cookies = CookieStore()
+        #expect(policies.layers.count == 7)
         #expect(policies != Policies())
     }
 }

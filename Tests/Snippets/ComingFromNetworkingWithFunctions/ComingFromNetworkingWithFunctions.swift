@@ -28,16 +28,17 @@ func mockNetworking(data: Data = Data(), statusCode: Int = 200) -> Networking {
     }
 }
 
-// The article's tokenRequestModifier is bearerToken; compose puts it in front of the transport.
-func authorizedFeedService(token: String, feedURL: URL, networking: @escaping Networking) -> FeedService {
-    let authorizedNetworking = compose(bearerToken(token), networking)
-    return FeedService(networking: authorizedNetworking, feedURL: feedURL)
+// The article's tokenRequestModifier is a credential of the transport's Authentication layer.
+func authorizedNetworking(token: String, origin: URL) -> Networking {
+    var policies = Policies()
+    policies.callLayers = [Authentication(origin: origin, credential: .bearer(token))]
+    return URLSessionTransport(configuration: .init(policies: policies)).networking
 }
 
-let liveFeedService = authorizedFeedService(
-    token: ProcessInfo.processInfo.environment["FEED_TOKEN"] ?? "",
-    feedURL: URL(string: "https://example.com/feed.json")!,
-    networking: URLSessionTransport().networking
+let feedURL = URL(string: "https://example.com/feed.json")!
+let liveFeedService = FeedService(
+    networking: authorizedNetworking(token: ProcessInfo.processInfo.environment["FEED_TOKEN"] ?? "", origin: feedURL),
+    feedURL: feedURL
 )
 let mockedFeedService = FeedService(
     networking: mockNetworking(data: Data(#"{"items": ["hello"]}"#.utf8)),

@@ -11,13 +11,8 @@ func hardenedClient(baseURL: URL) throws -> APIClient {
     policies.maximumResponseBytes = 8 << 20                     // decoded bytes; bombs stop here
     policies.cookies = CookieStore()                            // RFC 6265, in memory, on every hop
     policies.userAgent = "Inventory/2.1"                        // nil sends "<process> Courier/<version>"
+    policies.headers = ["Accept": "application/json"]           // on every request that sets none
     var configuration = CurlTransport.Configuration()
     configuration.policies = policies
     return APIClient(baseURL: baseURL, transport: try CurlTransport(configuration: configuration))
-}
-
-func underSharedPolicies(_ networking: @escaping Networking) -> Networking {
-    var policies = Policies()
-    policies.totalDeadline = 10
-    return policies.apply(to: networking)                       // a Networking of your own, with the same layers
 }

@@ -13,9 +13,11 @@ extension Request where Response == [Repo] {
 }
 
 func printRepos(of user: String, token: String) async {
-    let transport = URLSessionTransport()                       // no cache, no cookies unless asked
-    let networking = compose(bearerToken(token), transport.networking)   // every request carries the token
-    let client = APIClient(baseURL: URL(string: "https://api.example.com/")!, networking: networking)
+    let baseURL = URL(string: "https://api.example.com/")!
+    var policies = Policies()                                   // no cache, no cookies unless asked
+    policies.callLayers = [Authentication(origin: baseURL, credential: .bearer(token))]   // the token, to this origin only
+    let transport = URLSessionTransport(configuration: .init(policies: policies))
+    let client = APIClient(baseURL: baseURL, transport: transport)
 
     do throws(APIError) {                                       // error is an APIError, in closures too
         let repos = try await client.send(.repos(of: user))     // [Repo], inferred from the request

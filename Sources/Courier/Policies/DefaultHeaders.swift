@@ -1,0 +1,54 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The layer that gives every request the header fields it does not set itself:
+/// ``Policies/headers`` and the `User-Agent`. It runs outside every other layer, so logging,
+/// the cache's `Vary`, cookies and authentication see the request as it goes out.
+func defaultHeaderLayer<Body: Sendable, Head>(_ fields: [(name: String, value: String)]) -> ExchangeLayer<Body, Head> {
+    { send in
+        { request, upload in
+            try await send(request.filling(fields), upload)
+        }
+    }
+}
+
+extension Policies {
+    /// The fields ``defaultHeaderLayer(_:)`` fills in: ``headers`` in name order, then the
+    /// `User-Agent` unless ``headers`` names one.
+    var defaultFields: [(name: String, value: String)] {
+        var fields = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        if !fields.contains(where: { $0.name.caseInsensitiveCompare("User-Agent") == .orderedSame }) {
+            fields.append((name: "User-Agent", value: userAgent ?? DefaultUserAgent.value))
+        }
+        return fields
+    }
+}
+
+extension URLRequest {
+    /// This request with each of `fields` it does not set. Written through
+    /// `allHTTPHeaderFields`, and only when one is missing: each change copies Foundation's
+    /// request object, and FoundationNetworking's `setValue(_:forHTTPHeaderField:)` drops a
+    /// value holding CR or LF silently, where `validateForSending()` must see it and refuse.
+    func filling(_ fields: [(name: String, value: String)]) -> URLRequest {
+        let missing = fields.filter { value(forHTTPHeaderField: $0.name) == nil }
+        guard !missing.isEmpty else { return self }
+        var request = self
+        var all = allHTTPHeaderFields ?? [:]
+        for field in missing { all[field.name] = field.value }
+        request.allHTTPHeaderFields = all
+        return request
+    }
+
+    /// This request with `value` for `name`, in place of any value it had under any case of
+    /// the name; written through `allHTTPHeaderFields`, as ``filling(_:)`` says why.
+    mutating func replaceHeader(_ name: String, with value: String) {
+        var fields = allHTTPHeaderFields ?? [:]
+        for key in fields.keys where key.caseInsensitiveCompare(name) == .orderedSame {
+            fields[key] = nil
+        }
+        fields[name] = value
+        allHTTPHeaderFields = fields
+    }
+}
