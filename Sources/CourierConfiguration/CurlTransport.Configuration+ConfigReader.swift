@@ -14,7 +14,6 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | Key | Type | Default | Accepted | Sets |
     /// |---|---|---|---|---|
     /// | `curl.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
-    /// | `curl.connectTimeout` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` | `connectTimeout` |
     /// | `curl.verifiesPeer` | bool | `true` | `true`, `false` | `verifiesPeer` |
     /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
@@ -56,12 +55,6 @@ extension CurlTransport.Configuration: EngineSettings {
     }
 
     mutating func readOwnKeys(_ reader: SettingReader) throws(ConfigurationValueError) {
-        connectTimeout = try reader.seconds(
-            "curl.connectTimeout",
-            minimum: 0,
-            allowsMinimum: true,
-            accepted: "a number of seconds, 0 or more (0 leaves only the request's timeoutInterval)"
-        ) ?? connectTimeout
         verifiesPeer = try reader.bool("curl.verifiesPeer", default: verifiesPeer)
         verifiesHost = try reader.bool("curl.verifiesHost", default: verifiesHost)
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath

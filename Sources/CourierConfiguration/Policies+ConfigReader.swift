@@ -16,6 +16,7 @@ extension Policies {
     /// | `redirects.sensitiveHeaderNames` | string list | none | header names | `redirects.sensitiveHeaderNames` |
     /// | `timeouts.idle` | double, seconds | `60` | above 0 | `idleTimeout` |
     /// | `timeouts.total` | double, seconds | no limit | above 0 | `totalDeadline` |
+    /// | `timeouts.connect` | double, seconds | the idle timeout | above 0; `URLSessionTransport` refuses it | `connectTimeout` |
     /// | `userAgent` | string | `<process> Courier/<version>` | any | `userAgent` |
     /// | `headers` | string list, secret | none | `Name: value` entries; a repeated name's values are joined | `headers` |
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
@@ -69,6 +70,12 @@ extension Policies {
             allowsMinimum: false,
             accepted: "a number of seconds above 0 (leave the key out for no limit)"
         ) ?? totalDeadline
+        connectTimeout = try reader.seconds(
+            "timeouts.connect",
+            minimum: 0,
+            allowsMinimum: false,
+            accepted: "a number of seconds above 0 (leave the key out to bound connecting by the idle timeout)"
+        ) ?? connectTimeout
         maximumResponseBytes = try reader.integer(
             "limits.responseBytes",
             default: maximumResponseBytes,

@@ -59,6 +59,7 @@ extension TransportKind {
     /// | `courier.redirects.sensitiveHeaderNames` | `COURIER_REDIRECTS_SENSITIVE_HEADER_NAMES` | string list | none | header names |
     /// | `courier.timeouts.idle` | `COURIER_TIMEOUTS_IDLE` | double, seconds | `60` | above 0 |
     /// | `courier.timeouts.total` | `COURIER_TIMEOUTS_TOTAL` | double, seconds | no limit | above 0 |
+    /// | `courier.timeouts.connect` | `COURIER_TIMEOUTS_CONNECT` | double, seconds | the idle timeout | above 0; curl only |
     /// | `courier.userAgent` | `COURIER_USER_AGENT` | string | `<process> Courier/<version>` | any |
     /// | `courier.headers` | `COURIER_HEADERS` | string list, secret | none | `Name: value` entries |
     /// | `courier.limits.responseBytes` | `COURIER_LIMITS_RESPONSE_BYTES` | int | `67108864` (64 MiB) | 0 or more |
@@ -78,7 +79,6 @@ extension TransportKind {
     /// | `courier.retries.statusCodes` | `COURIER_RETRIES_STATUS_CODES` | int list | `408,429,500,502,503,504` | 100...599 each |
     /// | `courier.retries.anyMethod` | `COURIER_RETRIES_ANY_METHOD` | bool | `false` | `true` retries every method, not only idempotent ones |
     /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
-    /// | `courier.curl.connectTimeout` | `COURIER_CURL_CONNECT_TIMEOUT` | double, seconds | `60` | 0 or more; 0 leaves only the request's `timeoutInterval` |
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
     /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |

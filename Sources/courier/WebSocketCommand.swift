@@ -232,7 +232,7 @@ struct WebSocketCommand: AsyncParsableCommand {
     /// with `courier request`'s words; and warning that `-k` turns verification off.
     private func makeTransport() throws -> any HTTPTransport {
         let transport = try resolvedTransport()
-        var base = tls.curlConfiguration()
+        let base = tls.curlConfiguration()
         if transport == .urlSession {
             if let refusal = tls.refusalOnURLSession(base) { throw refusal }
             if connectTimeout != nil {
@@ -240,10 +240,10 @@ struct WebSocketCommand: AsyncParsableCommand {
                     "bound the connection's setup (--connect-timeout)", transport: "URLSessionTransport", supportedBy: "CurlTransport")
             }
         }
-        if let connectTimeout { base.connectTimeout = connectTimeout }
         let curl = try route.curlConfiguration(for: transport, over: base)
         if tls.insecure { Terminal.errorLine(TLSOptions.insecureWarning) }
         var policies = Policies()
+        policies.connectTimeout = connectTimeout
         if let maxTime { policies.totalDeadline = maxTime }
         return try transport.makeTransport(policies: policies, curl: curl)
     }

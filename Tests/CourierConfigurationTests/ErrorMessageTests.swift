@@ -53,9 +53,9 @@ import Testing
         Case("courier.curl.eventLoopCount", 257, #"courier.curl.eventLoopCount="257" is not accepted; accepted values: a whole number, 1 to 256"#),
         Case("courier.curl.eventLoopCount", 0, #"courier.curl.eventLoopCount="0" is not accepted; accepted values: a whole number, 1 to 256"#),
         Case(
-            "courier.curl.connectTimeout",
+            "courier.timeouts.connect",
             -1.5,
-            #"courier.curl.connectTimeout="-1.5" is not accepted; accepted values: a number of seconds, 0 or more (0 leaves only the request's timeoutInterval)"#
+            #"courier.timeouts.connect="-1.5" is not accepted; accepted values: a number of seconds above 0 (leave the key out to bound connecting by the idle timeout)"#
         ),
         Case("courier.curl.verifiesPeer", "sometimes", #"courier.curl.verifiesPeer="sometimes" \#(bool)"#),
         Case("courier.curl.verifiesHost", 1, #"courier.curl.verifiesHost="1" \#(bool)"#),

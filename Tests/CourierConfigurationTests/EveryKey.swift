@@ -33,7 +33,7 @@ enum EveryKey {
         "courier.retries.anyMethod": true,
         "courier.curl.maximumConnectionsPerHost": 2,
         // An int where seconds are read: a user writing `3` means 3 s.
-        "courier.curl.connectTimeout": 3,
+        "courier.timeouts.connect": 3,
         "courier.curl.verifiesPeer": false,
         "courier.curl.verifiesHost": false,
         "courier.curl.caBundlePath": "/etc/courier/ca.pem",
@@ -65,7 +65,7 @@ enum EveryKey {
           "courier": {
             "transport": "curl",
             "redirects": { "maximum": 5, "allowsInsecure": true, "sensitiveHeaderNames": ["X-Api-Key", "X-Session"] },
-            "timeouts": { "total": 12.5, "idle": 7.5 },
+            "timeouts": { "total": 12.5, "idle": 7.5, "connect": 3 },
             "userAgent": "courier-tests/1",
             "limits": { "responseBytes": 1048576, "headerBytes": 16384 },
             "cookies": { "enabled": true },
@@ -91,7 +91,6 @@ enum EveryKey {
             },
             "curl": {
               "maximumConnectionsPerHost": 2,
-              "connectTimeout": 3,
               "verifiesPeer": false,
               "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
@@ -143,7 +142,7 @@ enum EveryKey {
         "COURIER_RETRIES_STATUS_CODES": "503,504",
         "COURIER_RETRIES_ANY_METHOD": "true",
         "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
-        "COURIER_CURL_CONNECT_TIMEOUT": "3",
+        "COURIER_TIMEOUTS_CONNECT": "3",
         "COURIER_CURL_VERIFIES_PEER": "false",
         "COURIER_CURL_VERIFIES_HOST": "no",
         "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
@@ -177,6 +176,7 @@ enum EveryKey {
         policies.idleTimeout = 7.5
         policies.userAgent = "courier-tests/1"
         policies.headers = ["X-Team": "payments", "Accept-Language": "en"]
+        policies.connectTimeout = 3
         policies.maximumResponseBytes = 1_048_576
         policies.maximumHeaderBytes = 16_384
         policies.retries = RetryPolicy(
@@ -210,7 +210,6 @@ enum EveryKey {
         var curl = CurlTransport.Configuration()
         curl.policies = policies
         curl.maximumConnectionsPerHost = 2
-        curl.connectTimeout = 3
         curl.verifiesPeer = false
         curl.verifiesHost = false
         curl.caBundlePath = "/etc/courier/ca.pem"

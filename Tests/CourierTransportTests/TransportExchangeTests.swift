@@ -59,7 +59,7 @@ import Testing
         } catch {
             #expect(error.statusCode == 404)
             #expect(error.head?.statusCode == 404)
-            #expect(error.response?.statusCode == 404)
+            #expect(error.head?.httpURLResponse?.statusCode == 404)
             #expect(error.body != nil)
         }
     }

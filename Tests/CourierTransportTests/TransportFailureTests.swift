@@ -158,14 +158,12 @@ import Testing
 
     @Test(arguments: TransportKind.configured, [.infinity, .nan] as [TimeInterval])
     func transportTimeoutsBeyondTheLongestMeanNoLimit(_ transport: TransportKind, interval: TimeInterval) async throws {
-        var curl = CurlTransport.Configuration()
-        curl.connectTimeout = interval
         var policies = Policies()
         policies.totalDeadline = interval
         policies.idleTimeout = interval
-        let urlSession = URLSessionTransport.Configuration(policies: policies)
+        if transport == .curl { policies.connectTimeout = interval }
         let server = try sharedServer()
-        let (_, response) = try await transport.withIsolatedTransport(policies: policies, curl: curl, urlSession: urlSession) { networking in
+        let (_, response) = try await transport.withIsolatedTransport(policies: policies) { networking in
             try await networking(URLRequest(url: server.url("/get")))
         }
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -256,5 +254,35 @@ private func urlError(_ operation: () async throws -> (Data, URLResponse)) async
         return nil
     } catch {
         return error as? URLError
+    }
+}
+
+@Suite(.testServer) struct TransportConnectTimeoutTests {
+    @Test(.enabled(if: TransportKind.configured.contains(.urlSession)))
+    func urlSessionRefusesAConnectTimeoutBeforeSendingAnything() async throws {
+        var policies = Policies()
+        policies.connectTimeout = 5
+        let server = try sharedServer()
+        let before = server.requestCount
+        let error = await #expect(throws: RequestError.self) {
+            try await TransportKind.urlSession.withIsolatedTransport(policies: policies) { networking in
+                try await networking(URLRequest(url: server.url("/get")))
+            }
+        }
+        #expect(error == .unsupportedOption(
+            "bound connecting alone (Policies.connectTimeout)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
+        ))
+        #expect(server.requestCount == before)
+    }
+
+    @Test(.enabled(if: TransportKind.configured.contains(.curl)))
+    func curlSendsUnderAConnectTimeout() async throws {
+        var policies = Policies()
+        policies.connectTimeout = 5
+        let server = try sharedServer()
+        let (_, response) = try await TransportKind.curl.withIsolatedTransport(policies: policies) { networking in
+            try await networking(URLRequest(url: server.url("/get")))
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
     }
 }

@@ -31,23 +31,16 @@ extension APIClient {
             urlRequest.setValue(nil, forHTTPHeaderField: "Content-Type")
             urlRequest = urlRequest.namingContentType(of: upload)
         }
-        let method = urlRequest.httpMethod ?? "GET"
         let send = streaming ?? streamingExchange(buffering: dispatcher.exchange)
         let body: ResponseBody
         let head: ResponseHead
         do {
             (body, head) = try await send(urlRequest, upload)
-        } catch let error as RequestError {
-            throw APIError(kind: .invalidRequest(error), method: method, url: urlRequest.url)
-        } catch let error as NotHTTPResponse {
-            throw APIError(kind: .notHTTP, method: method, url: urlRequest.url, body: error.body)
         } catch {
-            throw APIError(kind: .transport(error), method: method, url: urlRequest.url)
+            throw APIError.failure(error, sending: urlRequest)
         }
         guard dispatcher.acceptableStatusCodes.contains(head.statusCode) else {
-            let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
-            let kept = await body.prefix(upTo: Self.errorBodyLimit)
-            throw APIError(kind: kind, method: method, url: urlRequest.url, head: head, body: kept)
+            throw APIError.unacceptable(head, body: await body.prefix(upTo: Self.errorBodyLimit), for: urlRequest)
         }
         return (body, head)
     }

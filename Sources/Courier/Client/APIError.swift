@@ -72,13 +72,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var method: String
     /// The request's URL, or `nil` when none could be formed (see ``Kind/invalidRequest(_:)``).
     public var url: URL?
-    /// The response, when one arrived.
-    public var response: HTTPURLResponse? {
-        get { head?.httpURLResponse }
-        set { head = newValue.flatMap { ResponseHead($0) } }
-    }
     /// The response's head as the engine answered it, with its metrics; `nil` when no response
-    /// arrived. ``response`` is built from it when asked for.
+    /// arrived. Its ``ResponseHead/httpURLResponse`` is Foundation's response for a caller that
+    /// needs one.
     public var head: ResponseHead?
     /// The response body bytes, when a response arrived.
     public var body: Data?
@@ -108,6 +104,30 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// The underlying `URLError` of a transport failure.
     public var urlError: URLError? {
         if case .transport(let error as URLError) = kind { error } else { nil }
+    }
+
+    /// The error for an exchange of `request` that failed before a response arrived. Made out
+    /// of line: the awaiting frames that call it stay allocated while the request is in flight,
+    /// and every value an inlined body could hold makes them larger.
+    @inline(never)
+    package static func failure(_ error: any Error, sending request: URLRequest) -> APIError {
+        let method = request.httpMethod ?? "GET"
+        switch error {
+        case let error as RequestError:
+            return APIError(kind: .invalidRequest(error), method: method, url: request.url)
+        case let error as NotHTTPResponse:
+            return APIError(kind: .notHTTP, method: method, url: request.url, body: error.body)
+        default:
+            return APIError(kind: .transport(error), method: method, url: request.url)
+        }
+    }
+
+    /// The error for a response to `request` whose status the caller does not accept, with
+    /// the body, or what was kept of it.
+    @inline(never)
+    package static func unacceptable(_ head: ResponseHead, body: Data, for request: URLRequest) -> APIError {
+        let kind = kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
+        return APIError(kind: kind, method: request.httpMethod ?? "GET", url: request.url, head: head, body: body)
     }
 
     /// The kind for a status code outside 2xx, or `nil` for 2xx.

@@ -57,33 +57,12 @@ public struct Dispatcher: Sendable {
         do {
             answer = try await exchange(request)
         } catch {
-            throw Self.apiError(for: error, of: request)
+            throw APIError.failure(error, sending: request)
         }
-        try checkStatus(of: answer, for: request)
+        guard acceptableStatusCodes.contains(answer.1.statusCode) else {
+            throw APIError.unacceptable(answer.1, body: answer.0, for: request)
+        }
         return answer
-    }
-
-    /// The ``APIError`` for an exchange that failed.
-    @inline(never)
-    private static func apiError(for error: any Error, of request: URLRequest) -> APIError {
-        let method = request.httpMethod ?? "GET"
-        switch error {
-        case let error as RequestError:
-            return APIError(kind: .invalidRequest(error), method: method, url: request.url)
-        case let error as NotHTTPResponse:
-            return APIError(kind: .notHTTP, method: method, url: request.url, body: error.body)
-        default:
-            return APIError(kind: .transport(error), method: method, url: request.url)
-        }
-    }
-
-    /// Throws for a status outside ``acceptableStatusCodes``.
-    @inline(never)
-    private func checkStatus(of answer: (Data, ResponseHead), for request: URLRequest) throws(APIError) {
-        let head = answer.1
-        guard !acceptableStatusCodes.contains(head.statusCode) else { return }
-        let kind = APIError.kind(forStatusCode: head.statusCode) ?? .unexpectedStatus(statusCode: head.statusCode)
-        throw APIError(kind: kind, method: request.httpMethod ?? "GET", url: request.url, head: head, body: answer.0)
     }
 
     /// ``response(to:)`` with Foundation's response, built for this caller.

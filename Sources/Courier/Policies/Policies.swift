@@ -44,6 +44,13 @@ public struct Policies: Sendable, Equatable {
     /// URLSession does. Past it the exchange fails with `URLError(.timedOut)`.
     public var idleTimeout: TimeInterval = 60
 
+    /// How long connecting (DNS, TCP, a proxy, TLS) may take, in seconds, within
+    /// ``idleTimeout``; `nil` (the default) leaves connecting bounded by ``idleTimeout`` alone.
+    /// Past it the exchange fails with `URLError(.timedOut)`. URLSession has no such setting,
+    /// so `URLSessionTransport` refuses a request under policies that set one with
+    /// ``RequestError/unsupportedOption(_:transport:supportedBy:)``, before anything is sent.
+    public var connectTimeout: TimeInterval? = nil
+
     /// The `User-Agent` sent with a request that sets none, on both engines; `nil` (the default)
     /// sends `<process> Courier/<version>`.
     public var userAgent: String? = nil
@@ -140,6 +147,7 @@ public struct Policies: Sendable, Equatable {
             && lhs.retries == rhs.retries && lhs.maximumResponseBytes == rhs.maximumResponseBytes
             && lhs.maximumHeaderBytes == rhs.maximumHeaderBytes
             && lhs.idleTimeout == rhs.idleTimeout && lhs.userAgent == rhs.userAgent && lhs.headers == rhs.headers
+            && lhs.connectTimeout == rhs.connectTimeout
             && layerTypes(lhs.callLayers) == layerTypes(rhs.callLayers)
             && layerTypes(lhs.hopLayers) == layerTypes(rhs.hopLayers)
     }

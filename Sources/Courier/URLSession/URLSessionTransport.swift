@@ -113,6 +113,12 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// FoundationNetworking's tasks have one timeout for silence, connecting included, and none
+    /// for connecting alone.
+    static let connectTimeoutRefusal = RequestError.unsupportedOption(
+        "bound connecting alone (Policies.connectTimeout)", transport: "URLSessionTransport", supportedBy: "CurlTransport"
+    )
+
     /// FoundationNetworking hands over a response only once its upload has ended, and a
     /// streamed body is spooled whole before the first byte goes out (see ``UploadSpool``): a
     /// body that waits for the response would wait for ever.
@@ -124,6 +130,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// `request` checked as both engines check it, and completed as this one sends it.
     static func prepared(_ request: URLRequest, uploading upload: UploadBody?, configuration: Configuration) throws -> URLRequest {
         _ = try request.checkedForSending(uploading: upload, transport: "URLSessionTransport", sendsOverUnixSockets: false)
+        if configuration.policies.connectTimeout != nil { throw connectTimeoutRefusal }
         var request = request
         if configuration.contentDecoding == .identityOnly, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")

@@ -111,7 +111,8 @@ extension CurlRequestPlan {
         let idleMilliseconds = Self.milliseconds(interval)
         idleTimeout = .milliseconds(idleMilliseconds)
         idleTimeoutSeconds = (idleMilliseconds + 999) / 1000
-        let connect = configuration.connectTimeout > 0 ? min(configuration.connectTimeout, interval) : interval
+        // A connect timeout that is not a positive number (0, negative, NaN) bounds nothing.
+        let connect = configuration.policies.connectTimeout.flatMap { $0 > 0 ? min($0, interval) : nil } ?? interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
         multiplexes = configuration.httpVersion.multiplexes(scheme: url.scheme)
     }

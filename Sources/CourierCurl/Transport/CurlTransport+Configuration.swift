@@ -75,10 +75,6 @@ extension CurlTransport {
         /// The limits are enforced while receiving; the rest are layers over this engine.
         public var policies = Policies()
 
-        /// How long connecting (DNS, TCP, TLS) may take, in seconds, capped by each request's
-        /// `timeoutInterval`; 0, a negative value or NaN leaves only that cap. Default 60.
-        public var connectTimeout: TimeInterval = 60
-
         /// Verify the server's certificate chain (`CURLOPT_SSL_VERIFYPEER`). Default `true`.
         public var verifiesPeer: Bool = true
 

@@ -57,7 +57,7 @@ extension CurlEngine {
                 to: url, headerFields: fields, protocols: protocols, deflate: options.compression.map(WebSocketDeflateSettings.init),
                 configuration: configuration, loop: loop,
                 maximumMessageLength: options.maximumMessageBytes,
-                connectTimeout: .seconds(configuration.connectTimeout),
+                connectTimeout: .seconds(configuration.policies.connectTimeout ?? configuration.policies.idleTimeout),
                 handshakeTimeout: .seconds(request.idleTimeout(under: configuration.policies)),
                 closeTimeout: .seconds(options.closeTimeout), idleTimeout: options.idleTimeout.map { .seconds($0) },
                 unixSocketPath: target.unixSocket?.socketPath)

@@ -90,7 +90,7 @@ struct UnlayeredResponse {
 extension CurlTransport {
     /// One exchange on the engine alone; see ``UnlayeredResponse``.
     func response(for request: URLRequest) async throws -> UnlayeredResponse {
-        let (body, head) = try await engine.exchange(request)
+        let (body, head) = try await bareEngine.exchange(request)
         return UnlayeredResponse(body: body, head: head)
     }
 }

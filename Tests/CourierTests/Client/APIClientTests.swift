@@ -103,7 +103,7 @@ private struct User: Codable, Equatable, Sendable {
         } catch {
             #expect(error.urlError?.code == .cannotConnectToHost)
             #expect(error.url?.absoluteString == "http://127.0.0.1:1/api/x")
-            #expect(error.response == nil)
+            #expect(error.head == nil)
         }
     }
 
