@@ -1,3 +1,5 @@
+import Courier
+
 /// Which transfers libcurl is given, per connection group (``CurlTransfer/connectionGroup``):
 /// as many as the group's limit (``limit(_:scheme:connections:)``) at once, the rest waiting
 /// here in submission order. A value the event loop feeds events and asks what to start, so its
@@ -18,7 +20,7 @@ struct CurlAdmission<Transfer> {
 
     /// Running transfers per group; a group without any has no entry.
     private var running: [String: Int] = [:]
-    private var waiting: [String: CurlTransferQueue<Entry>] = [:]
+    private var waiting: [String: FIFOQueue<Entry>] = [:]
     /// Groups in which a transfer ended while others waited, in the order they ended; those
     /// before `nextGroupWithRoom` have been given their room.
     private var groupsWithRoom: [String] = []
@@ -46,7 +48,7 @@ struct CurlAdmission<Transfer> {
     /// A transfer asks to run: it starts when its group has room and nobody waits before it.
     mutating func request(_ transfer: Transfer, group: String, limit: Int) -> RequestAction {
         if waiting[group] == nil, running[group, default: 0] < limit { return .start }
-        waiting[group, default: CurlTransferQueue()].append((transfer, limit))
+        waiting[group, default: FIFOQueue()].append((transfer, limit))
         return .queued
     }
 
@@ -93,7 +95,7 @@ struct CurlAdmission<Transfer> {
 
     /// Every waiting transfer, group by group, each group's in submission order.
     var waitingTransfers: some Sequence<Transfer> {
-        waiting.values.lazy.flatMap { $0.transfers.lazy.map(\.transfer) }
+        waiting.values.lazy.flatMap { $0.queued.lazy.map(\.transfer) }
     }
 
     /// Forgets every waiting transfer, for a loop that shuts down.
