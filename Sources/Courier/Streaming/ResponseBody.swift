@@ -195,9 +195,10 @@ private final class Reader: Sendable {
 /// `pause`, the reader's for `resume` and `cancel`.
 package final class ResponseBodyStorage: Sendable {
     package typealias ProducerAction = ResponseBodyState<UnsafeContinuation<Data?, any Error>>.ProducerAction
+    typealias State = ResponseBodyState<UnsafeContinuation<Data?, any Error>>
 
     private struct Shared {
-        var state: ResponseBodyState<UnsafeContinuation<Data?, any Error>>
+        var state: State
         var trailerFields: [String: String] = [:]
         /// What the engine measured, once it said the transfer ended.
         var metrics: ExchangeMetrics?
@@ -226,14 +227,27 @@ package final class ResponseBodyStorage: Sendable {
     @discardableResult
     package func write(_ chunk: Data) -> Bool {
         let action = shared.withLock { $0.state.append(chunk) }
-        perform(action, notifyingPause: false)
-        return action.producer != .pause
+        switch action {
+        case .none: return true
+        case .resumeReader(let continuation, let chunk):
+            continuation.resume(returning: chunk)
+            return true
+        // Said by the return value, on the engine's own thread, rather than through `producer`.
+        case .pauseProducer: return false
+        }
     }
 
     /// Hands a chunk to the reader for an engine that cannot pause: past `unreadLimit` bytes
     /// waiting for the reader, the body fails with `error` and the engine is told to cancel.
     package func write(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) {
-        end { $0.state.append(chunk, unreadLimit: unreadLimit, error: error()) }
+        end { $0.state.append(chunk, unreadLimit: unreadLimit, error: error()) } perform: { action in
+            switch action {
+            case .appended(.none): break
+            case .appended(.resumeReader(let continuation, let chunk)): continuation.resume(returning: chunk)
+            case .appended(.pauseProducer): producer(.pause)
+            case .cancelProducer: producer(.cancel)
+            }
+        }
     }
 
     /// The body is complete; `trailerFields` are the trailer section's fields, if any, and
@@ -243,7 +257,7 @@ package final class ResponseBodyStorage: Sendable {
             if !shared.state.isEnded { shared.trailerFields = trailerFields }
             shared.metrics = shared.metrics ?? metrics
             return shared.state.finish(nil)
-        }
+        } perform: { perform($0) }
     }
 
     /// The body broke off with `error`; `metrics` are what the engine measured of the exchange.
@@ -253,7 +267,7 @@ package final class ResponseBodyStorage: Sendable {
         end { shared in
             shared.metrics = shared.metrics ?? metrics
             return shared.state.finish(error)
-        }
+        } perform: { perform($0) }
     }
 
     /// Whether the reader has buffered enough that the engine should not deliver more.
@@ -273,7 +287,14 @@ package final class ResponseBodyStorage: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                perform(shared.withLock { $0.state.next(continuation) })
+                switch shared.withLock({ $0.state.next(continuation) }) {
+                case .resumeReader(let continuation, let result): continuation.resume(with: result)
+                case .resumeReaderAndProducer(let continuation, let chunk):
+                    continuation.resume(returning: chunk)
+                    producer(.resume)
+                case .wait: break
+                case .waitAndResumeProducer: producer(.resume)
+                }
             }
         } onCancel: {
             cancel(with: URLError.cancelled("the task reading the response body was cancelled", url: nil))
@@ -281,11 +302,11 @@ package final class ResponseBodyStorage: Sendable {
     }
 
     func cancel(with error: any Error) {
-        end { $0.state.cancel(with: error) }
+        end { $0.state.cancel(with: error) } perform: { perform($0) }
     }
 
     func terminate(_ error: any Error) {
-        end { $0.state.terminate(error) }
+        end { $0.state.terminate(error) } perform: { perform($0) }
     }
 
     func whenEnded(_ handler: @escaping @Sendable () -> Void) {
@@ -296,8 +317,9 @@ package final class ResponseBodyStorage: Sendable {
         if hasEnded { handler() }
     }
 
-    /// Applies an event that can end the body, then calls the end handlers outside the lock.
-    private func end(_ event: (inout Shared) -> ResponseBodyState<UnsafeContinuation<Data?, any Error>>.Action) {
+    /// Applies an event that can end the body, then performs its action and calls the end
+    /// handlers, outside the lock.
+    private func end<Action>(_ event: (inout Shared) -> Action, perform: (Action) -> Void) {
         let (action, handlers) = shared.withLock { shared in
             let action = event(&shared)
             return (action, shared.takeEndHandlers())
@@ -306,12 +328,20 @@ package final class ResponseBodyStorage: Sendable {
         for handler in handlers { handler() }
     }
 
-    private func perform(
-        _ action: ResponseBodyState<UnsafeContinuation<Data?, any Error>>.Action, notifyingPause: Bool = true
-    ) {
-        if let (continuation, result) = action.reader { continuation.resume(with: result) }
-        if let producerAction = action.producer, producerAction != .pause || notifyingPause {
-            producer(producerAction)
+    private func perform(_ action: State.FinishAction) {
+        switch action {
+        case .none: break
+        case .resumeReader(let continuation, let result): continuation.resume(with: result)
+        }
+    }
+
+    private func perform(_ action: State.CancelAction) {
+        switch action {
+        case .none: break
+        case .cancelProducer: producer(.cancel)
+        case .cancelProducerAndFailReader(let continuation, let error):
+            continuation.resume(throwing: error)
+            producer(.cancel)
         }
     }
 }

@@ -21,12 +21,56 @@ package struct ResponseBodyState<Continuation> {
         case cancel
     }
 
-    /// What to do after an event: resume the waiting reader, tell the producer, both or neither.
-    struct Action {
-        var reader: (Continuation, Result<Data?, any Error>)?
-        var producer: ProducerAction?
+    /// For ``append(_:)``.
+    enum AppendAction {
+        /// The chunk was buffered.
+        case none
+        /// The reader was waiting: resume it with the chunk.
+        case resumeReader(Continuation, Data)
+        /// The chunk was buffered, and filled the buffer to the high mark: tell the producer to pause.
+        case pauseProducer
+    }
 
-        static var none: Action { Action() }
+    /// For ``append(_:unreadLimit:error:)``.
+    enum BoundedAppendAction {
+        /// Under the limit: as for any producer.
+        case appended(AppendAction)
+        /// Past the limit: the body failed (its reader gets the error after what is buffered),
+        /// so tell the producer to cancel.
+        case cancelProducer
+    }
+
+    /// For ``finish(_:)``.
+    enum FinishAction {
+        /// The reader was not waiting, or the body had ended already.
+        case none
+        /// The reader was waiting: resume it with the end, `nil` or the error.
+        case resumeReader(Continuation, Result<Data?, any Error>)
+    }
+
+    /// For ``next(_:)``.
+    enum NextAction {
+        /// Resume the reader at once with a chunk, or with the end.
+        case resumeReader(Continuation, Result<Data?, any Error>)
+        /// Resume the reader with a chunk, which took the buffer below the low mark: tell the
+        /// producer to go on.
+        case resumeReaderAndProducer(Continuation, Data)
+        /// Nothing buffered: the reader waits for the next event.
+        case wait
+        /// Nothing buffered and the producer paused, which marks above zero rule out: the
+        /// reader waits, and the producer is told to go on so it never waits on a paused one.
+        case waitAndResumeProducer
+    }
+
+    /// For ``cancel(with:)`` and ``terminate(_:)``.
+    enum CancelAction {
+        /// The body had ended already; the reader is not waiting.
+        case none
+        /// The body was still arriving: tell the producer to cancel.
+        case cancelProducer
+        /// The body was still arriving and the reader waiting: tell the producer to cancel and
+        /// resume the reader with the error.
+        case cancelProducerAndFailReader(Continuation, any Error)
     }
 
     private enum End {
@@ -37,8 +81,7 @@ package struct ResponseBodyState<Continuation> {
 
     let highWater: Int
     let lowWater: Int
-    private var chunks: [Data] = []
-    private var head = 0
+    private var chunks = FIFOQueue<Data>()
     private(set) var bufferedBytes = 0
     private var waiting: Continuation?
     private var end = End.open
@@ -62,17 +105,17 @@ package struct ResponseBodyState<Continuation> {
     }
 
     /// The producer delivers `chunk`.
-    mutating func append(_ chunk: Data) -> Action {
+    mutating func append(_ chunk: Data) -> AppendAction {
         guard case .open = end, !chunk.isEmpty else { return .none }
         if let waiting {
             self.waiting = nil
-            return Action(reader: (waiting, .success(chunk)))
+            return .resumeReader(waiting, chunk)
         }
         chunks.append(chunk)
         bufferedBytes += chunk.count
         if bufferedBytes >= highWater, !producerIsPaused {
             producerIsPaused = true
-            return Action(producer: .pause)
+            return .pauseProducer
         }
         return .none
     }
@@ -80,87 +123,70 @@ package struct ResponseBodyState<Continuation> {
     /// The producer, which cannot pause, delivers `chunk`: past `unreadLimit` bytes waiting for
     /// the reader, the body fails with `error` instead (the chunks already buffered are read
     /// first) and the producer is told to cancel.
-    mutating func append(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) -> Action {
-        guard waiting == nil, bufferedBytes + chunk.count > unreadLimit, case .open = end else { return append(chunk) }
-        var action = finish(error())
-        action.producer = .cancel
-        return action
+    mutating func append(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) -> BoundedAppendAction {
+        guard waiting == nil, bufferedBytes + chunk.count > unreadLimit, case .open = end else { return .appended(append(chunk)) }
+        // Nobody waits, so the end waits for the reader's next read.
+        end = .failed(error())
+        producerIsPaused = false
+        return .cancelProducer
     }
 
     /// The body ended, complete or not. Chunks already buffered are still read first.
-    mutating func finish(_ error: (any Error)?) -> Action {
+    mutating func finish(_ error: (any Error)?) -> FinishAction {
         guard case .open = end else { return .none }
         end = error.map { .failed($0) } ?? .finished
         producerIsPaused = false
         guard let waiting else { return .none }
         self.waiting = nil
-        return Action(reader: (waiting, deliverEnd()))
+        return .resumeReader(waiting, deliverEnd())
     }
 
     /// The reader asks for the next chunk: returns it at once, or keeps the continuation until
-    /// one arrives (``Action/none``).
-    mutating func next(_ continuation: Continuation) -> Action {
-        if head < chunks.count {
-            let chunk = takeChunk()
+    /// one arrives (``NextAction/wait``).
+    mutating func next(_ continuation: Continuation) -> NextAction {
+        if let chunk = chunks.popFirst() {
+            bufferedBytes -= chunk.count
             if producerIsPaused, bufferedBytes < lowWater {
                 producerIsPaused = false
-                return Action(reader: (continuation, .success(chunk)), producer: .resume)
+                return .resumeReaderAndProducer(continuation, chunk)
             }
-            return Action(reader: (continuation, .success(chunk)))
+            return .resumeReader(continuation, .success(chunk))
         }
         switch end {
         case .open:
             waiting = continuation
             if producerIsPaused {
-                // Cannot happen with marks above zero, but a reader must never wait on a
-                // paused producer.
                 producerIsPaused = false
-                return Action(producer: .resume)
+                return .waitAndResumeProducer
             }
-            return .none
+            return .wait
         case .finished, .failed:
-            return Action(reader: (continuation, deliverEnd()))
+            return .resumeReader(continuation, deliverEnd())
         }
     }
 
     /// The reader was cancelled, or dropped the body: buffered chunks are dropped, a body still
     /// arriving stops the producer, and the reader gets `error` (once) unless it has seen the
     /// end already.
-    mutating func cancel(with error: any Error) -> Action {
+    mutating func cancel(with error: any Error) -> CancelAction {
         let wasOpen = if case .open = end { true } else { false }
-        chunks = []
-        head = 0
+        chunks.removeAll()
         bufferedBytes = 0
         producerIsPaused = false
         if !endDelivered { end = .failed(error) }
-        var action = Action(producer: wasOpen ? .cancel : nil)
-        if let waiting {
-            self.waiting = nil
-            action.reader = (waiting, deliverEnd())
-        }
-        return action
+        guard wasOpen else { return .none }
+        // Only an open body has a waiting reader, and it has seen no end yet.
+        guard let waiting else { return .cancelProducer }
+        self.waiting = nil
+        endDelivered = true
+        return .cancelProducerAndFailReader(waiting, error)
     }
 
     /// Something above the producer ends a body still arriving (a deadline passed): as
     /// ``cancel(with:)``, and nothing once the body is complete.
-    mutating func terminate(_ error: any Error) -> Action {
+    mutating func terminate(_ error: any Error) -> CancelAction {
         guard case .open = end else { return .none }
         return cancel(with: error)
-    }
-
-    private mutating func takeChunk() -> Data {
-        let chunk = chunks[head]
-        chunks[head] = Data()
-        head += 1
-        bufferedBytes -= chunk.count
-        if head == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= chunks.count {
-            chunks.removeFirst(head)
-            head = 0
-        }
-        return chunk
     }
 
     /// The end as the reader sees it: an error once, then `nil` ever after, as iterators do.

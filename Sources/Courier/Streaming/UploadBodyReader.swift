@@ -9,11 +9,12 @@ import Foundation
 /// a file is read in pieces on the producing task; a sequence is iterated there.
 package final class UploadBodyReader: Sendable {
     package typealias Read = UploadBodyState<UnsafeContinuation<Void, Never>>.Read
+    typealias State = UploadBodyState<UnsafeContinuation<Void, Never>>
 
     /// Bytes read from a file in one piece.
     static let fileChunkSize = 64 << 10
 
-    private let state: Locked<UploadBodyState<UnsafeContinuation<Void, Never>>>
+    private let state: Locked<State>
     private let onReadable: @Sendable () -> Void
     private let producer = Locked<Task<Void, Never>?>(nil)
     private let body: UploadBody
@@ -24,11 +25,11 @@ package final class UploadBodyReader: Sendable {
         self.onReadable = onReadable
         state = Locked(UploadBodyState(capacity: bufferSize))
         if case .data(let data) = body.source {
-            let action = state.withLock { state in
+            // Nobody reads or produces yet: nothing to tell.
+            state.withLock { state in
                 _ = state.append(data)
-                return state.finish(nil)
+                _ = state.finish(nil)
             }
-            perform(action)
         }
     }
 
@@ -56,13 +57,17 @@ package final class UploadBodyReader: Sendable {
 
     /// Copies buffered bytes into `buffer`; never waits.
     package func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        let (read, action, total) = state.withLock { state in
-            let (read, action) = state.read(into: buffer)
-            return (read, action, state.bytesRead)
+        let (action, total) = state.withLock { state in
+            (state.read(into: buffer), state.bytesRead)
         }
-        perform(action)
-        if case .bytes = read { body.readObserver?(total) }
-        return read
+        switch action {
+        case .copied: body.readObserver?(total)
+        case .copiedAndResumeProducer(_, let producer):
+            producer.resume()
+            body.readObserver?(total)
+        case .wait, .end, .failed: break
+        }
+        return action.read
     }
 
     /// Why the body could not be produced, once a read returned ``UploadBodyState/Read/failed``.
@@ -73,7 +78,7 @@ package final class UploadBodyReader: Sendable {
 
     /// The transfer ended: the producing task is cancelled and released.
     package func cancel() {
-        perform(state.withLock { $0.cancel(with: CancellationError()) })
+        if case .resumeProducer(let waiting) = state.withLock({ $0.cancel(with: CancellationError()) }) { waiting.resume() }
         producer.withLock { $0 }?.cancel()
     }
 
@@ -82,16 +87,25 @@ package final class UploadBodyReader: Sendable {
     }
 
     private func send(_ chunk: Data) async throws {
-        perform(state.withLock { $0.append(chunk) })
+        if state.withLock({ $0.append(chunk) }) == .notifyReader { onReadable() }
         await withUnsafeContinuation { continuation in
-            perform(state.withLock { $0.waitForSpace(continuation) })
+            switch state.withLock({ $0.waitForSpace(continuation) }) {
+            case .resumeProducer(let continuation): continuation.resume()
+            case .wait: break
+            }
         }
         if state.withLock({ $0.isEnded }) { throw CancellationError() }
     }
 
-    private func perform(_ action: UploadBodyState<UnsafeContinuation<Void, Never>>.Action) {
-        action.resumeProducer?.resume()
-        if action.notifyReader { onReadable() }
+    private func perform(_ action: State.FinishAction) {
+        switch action {
+        case .none: break
+        case .notifyReader: onReadable()
+        case .resumeProducer(let producer): producer.resume()
+        case .notifyReaderAndResumeProducer(let producer):
+            producer.resume()
+            onReadable()
+        }
     }
 
     private static func readFile(_ url: URL, send: (Data) async throws -> Void) async throws {
