@@ -73,16 +73,9 @@ struct CurlEngine: Sendable {
     func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
         let plan = try plan(for: request, upload: upload)
         let (transfer, loop) = try makeTransfer(plan, streamsBody: true)
-        // Weak: the transfer holds the storage, and the storage's reader may outlive the transfer.
-        let storage = ResponseBodyStorage(bufferSize: configuration.streamBufferSize) { [weak transfer] action in
-            guard let transfer else { return }
-            switch action {
-            case .resume: loop.resumeReceiving(transfer)
-            case .cancel: loop.cancel(transfer, with: URLError.cancelled("the response body was cancelled", url: plan.url))
-            case .pause: break
-            }
+        guard let storage = transfer.bodyStorage else {
+            throw CurlError(kind: .transfer, curlCode: 0, message: "internal error: a streamed transfer has no reader")
         }
-        transfer.streamBody(into: storage)
         let body = ResponseBody(storage)
         guard case .head(let headerBytes, let metrics) = try await perform(transfer, on: loop),
               let response = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data(), metrics: metrics)
@@ -119,9 +112,20 @@ struct CurlEngine: Sendable {
         let headerList = try headerLists.list(for: plan.headers)
         let group = CurlTransfer.connectionGroup(of: plan)
         let (loop, connections, lease) = loops.place(group: group, multiplexes: plan.multiplexes)
+        var reader: CurlTransfer.StreamedBodyReader?
+        if streamsBody {
+            let url = plan.url
+            reader = CurlTransfer.StreamedBodyReader(bufferSize: configuration.streamBufferSize) { transfer, action in
+                switch action {
+                case .resume: loop.resumeReceiving(transfer)
+                case .cancel: loop.cancel(transfer, with: URLError.cancelled("the response body was cancelled", url: url))
+                case .pause: break
+                }
+            }
+        }
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
-            bodyPool: bodyPool, streamsBody: streamsBody, connectionGroup: group, connections: connections, lease: lease
+            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease
         )
         if let upload = plan.upload {
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in

@@ -121,8 +121,11 @@ extension CurlEventLoop {
 
     private func perform(_ action: State.StartAction, for transfer: CurlTransfer) {
         switch action {
-        case .none: break
-        case .violation(let violation): perform(violation, for: transfer)
+        case .none:
+            break
+        case .violation(let violation, let handle):
+            perform(violation, for: transfer)
+            release(handle, inMulti: true, of: transfer)
         }
     }
 
@@ -131,8 +134,9 @@ extension CurlEventLoop {
         case .fail(let continuation, let error, let handle):
             if let handle { release(handle, inMulti: false, of: transfer) }
             endedTransfers.append((transfer, .failure(continuation, error)))
-        case .violation(let violation):
+        case .violation(let violation, let handle):
             perform(violation, for: transfer)
+            if let handle { release(handle, inMulti: false, of: transfer) }
         }
     }
 
@@ -147,14 +151,12 @@ extension CurlEventLoop {
         }
     }
 
-    /// Ends the transfer so nothing is left behind, gives back what the refused event brought,
-    /// and says what happened.
+    /// Ends the transfer so nothing is left behind and says what happened; the caller then
+    /// gives back what the refused event brought.
     private func perform(_ violation: State.Violation, for transfer: CurlTransfer) {
         perform(violation.ended, for: transfer)
-        if let release = violation.release { self.release(release.handle, inMulti: release.inMulti, of: transfer) }
         violations += 1
         FileHandle.standardError.write(Data("CourierCurl: \(violation.message); the transfer was ended\n".utf8))
-        if let notice = violation.notice { endedTransfers.append((transfer, notice)) }
     }
 
     /// Takes the transfer's handle out of the multi handle (`inMulti`), once its metrics are

@@ -176,9 +176,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
         case .refuse(let continuation, let error):
             transfer.deliver(.failure(continuation, error))
-        case .violation(let violation):
+        case .violation(let violation, let continuation, let error):
             transfer.deliverOffLoop(violation.ended)
-            if let notice = violation.notice { transfer.deliver(notice) }
+            transfer.deliver(.failure(continuation, error))
         }
     }
 

@@ -26,12 +26,17 @@ private struct Ledger {
         switch action {
         case .handToLoop: break
         case .refuse(let continuation, let error): record(.failure(continuation, error))
-        case .violation(let violation): record(violation)
+        case .violation(let violation, let continuation, let error):
+            record(violation)
+            record(.failure(continuation, error))
         }
     }
 
     mutating func record(_ action: Machine.StartAction) {
-        if case .violation(let violation) = action { record(violation) }
+        if case .violation(let violation, let handle) = action {
+            record(violation)
+            released[handle, default: 0] += 1
+        }
     }
 
     mutating func record(_ action: Machine.StartFailureAction) {
@@ -39,8 +44,9 @@ private struct Ledger {
         case .fail(let continuation, let error, let handle):
             if let handle { released[handle, default: 0] += 1 }
             record(.failure(continuation, error))
-        case .violation(let violation):
+        case .violation(let violation, let handle):
             record(violation)
+            if let handle { released[handle, default: 0] += 1 }
         }
     }
 
@@ -82,8 +88,6 @@ private struct Ledger {
 
     private mutating func record(_ violation: Machine.Violation) {
         record(violation.ended)
-        if let release = violation.release { released[release.handle, default: 0] += 1 }
-        if let notice = violation.notice { record(notice) }
         violations.append(violation.message)
     }
 

@@ -65,9 +65,9 @@ extension CurlTransfer {
     /// Takes decoded body bytes: into the collected body, stopping the transfer once they pass
     /// the limit, or on their way to the reader of a streamed body.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let bodyStorage { return streamBody(bytes, to: bodyStorage) }
+        if let taken = body.withStreamed({ streamed, storage in streamBody(bytes, &streamed, to: storage) }) { return taken }
         let easy = self.easy
-        if let error = collectedBody.append(bytes, contentLength: { easy.flatMap(Curl.contentLength) }) {
+        if case .some(.some(let error)) = body.withCollected({ $0.append(bytes, contentLength: { easy.flatMap(Curl.contentLength) }) }) {
             stopReason.record(.exceededLimit(error))
             return 0
         }
@@ -77,11 +77,11 @@ extension CurlTransfer {
     /// Hands a streamed body's bytes to its reader (see ``CurlStreamedBody``): no limit
     /// applies, since the reader's buffer bounds memory. Once the buffer is full the bytes are
     /// refused with `CURL_WRITEFUNC_PAUSE`, which libcurl keeps and delivers again when unpaused.
-    private func streamBody(_ bytes: UnsafeRawBufferPointer, to storage: ResponseBodyStorage) -> Int {
+    private func streamBody(_ bytes: UnsafeRawBufferPointer, _ streamed: inout CurlStreamedBody, to storage: ResponseBodyStorage) -> Int {
         if withState({ $0.receivePaused }) { return Curl.writePause }
         guard !bytes.isEmpty else { return bytes.count }
-        if streamedBody.mustHandOver(before: bytes.count), !handOverChunk(to: storage) { return 0 }
-        if streamedBody.gather(bytes), !handOverChunk(to: storage) { return 0 }
+        if streamed.mustHandOver(before: bytes.count), !handOverChunk(&streamed, to: storage) { return 0 }
+        if streamed.gather(bytes), !handOverChunk(&streamed, to: storage) { return 0 }
         return bytes.count
     }
 
@@ -90,16 +90,18 @@ extension CurlTransfer {
     /// loop after each turn of libcurl (`atTurnEnd`) and before the transfer completes.
     func flushStreamedBody(atTurnEnd: Bool = false) {
         let easy = self.easy
-        let handsOver = streamedBody.handsOver(
-            atTurnEnd: atTurnEnd,
-            socketHoldsMore: easy.flatMap(Curl.activeSocket).map { Curl.hasUnreadBytes(socket: $0) } ?? false
-        )
-        if handsOver, let bodyStorage { _ = handOverChunk(to: bodyStorage) }
+        body.withStreamed { streamed, storage in
+            let handsOver = streamed.handsOver(
+                atTurnEnd: atTurnEnd,
+                socketHoldsMore: easy.flatMap(Curl.activeSocket).map { Curl.hasUnreadBytes(socket: $0) } ?? false
+            )
+            if handsOver { _ = handOverChunk(&streamed, to: storage) }
+        }
     }
 
     /// False when the transfer must stop (an impossible state, see ``CurlTransferState``).
-    private func handOverChunk(to storage: ResponseBodyStorage) -> Bool {
-        guard let chunk = streamedBody.takeChunk(), !storage.write(chunk) else { return true }
+    private func handOverChunk(_ streamed: inout CurlStreamedBody, to storage: ResponseBodyStorage) -> Bool {
+        guard let chunk = streamed.takeChunk(), !storage.write(chunk) else { return true }
         switch withState({ $0.readerFull() }) {
         case .paused: return true
         case .abort: return false

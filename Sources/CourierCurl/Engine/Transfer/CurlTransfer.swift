@@ -4,7 +4,8 @@ import Courier
 /// The Swift side of one easy-handle transfer: its plan, its lifecycle (``CurlTransferState``,
 /// the one record of where it is, which continuation waits and which handle runs it), and the
 /// small values that take what libcurl's callbacks hand over (CurlTransfer+Callbacks.swift):
-/// the head, the body collected or streamed, the upload, the idle clock and the measurements.
+/// the head, the body (``CurlTransferBody``: collected or streamed, whichever the transfer was
+/// made for), the upload, the idle clock and the measurements.
 ///
 /// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
 /// thread; everything else is touched by the curl thread only (callbacks run there, inside
@@ -13,6 +14,14 @@ import Courier
 /// only after the handle was removed from the multi handle.
 final class CurlTransfer: @unchecked Sendable {
     typealias State = CurlTransferState<UnsafeContinuation<CurlTransferOutcome, any Error>, CurlEasyHandle>
+
+    /// How a streamed body's reader reaches the transfer's loop: its buffer size, and what to do
+    /// with each ``ResponseBodyStorage/ProducerAction`` the reader's events cause, given the
+    /// transfer while it lives.
+    struct StreamedBodyReader {
+        var bufferSize: Int
+        var producer: @Sendable (CurlTransfer, ResponseBodyStorage.ProducerAction) -> Void
+    }
 
     let id: TransferID
     let plan: CurlRequestPlan
@@ -33,9 +42,6 @@ final class CurlTransfer: @unchecked Sendable {
     /// `deinit`, while everything its options point into is still there.
     var retiredHandle: CurlEasyHandle?
 
-    /// Where a streamed body goes; nil when the body is collected.
-    private(set) var bodyStorage: ResponseBodyStorage?
-
     // MARK: Curl-thread state
 
     // Not checked for exclusivity at run time: the callbacks touch these many times per
@@ -45,21 +51,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// The easy handle running this transfer, so the body callback can read Content-Length.
     @exclusivity(unchecked) var easy: Curl.EasyPointer?
     @exclusivity(unchecked) var head: CurlHeadCapture
-    @exclusivity(unchecked) var collectedBody: CurlCollectedBody
-    @exclusivity(unchecked) var streamedBody: CurlStreamedBody
+    @exclusivity(unchecked) var body: CurlTransferBody
     @exclusivity(unchecked) var upload: CurlUpload
     @exclusivity(unchecked) var idleClock: CurlIdleClock
     @exclusivity(unchecked) var measurements = CurlTransferMeasurements()
     /// Set when a callback stopped the transfer (see ``CurlError/transferFailure(_:osErrno:stoppedFor:plan:duringBody:)``).
     @exclusivity(unchecked) var stopReason: CurlStopReason?
 
-    /// `streamsBody` hands the head over as soon as it is complete and the body to a reader
-    /// (see ``streamBody(into:)``); otherwise the body is collected. `connectionGroup` is the
+    /// `streamedBody` hands the head over as soon as it is complete and the body to a reader
+    /// (see ``bodyStorage``); without it the body is collected. `connectionGroup` is the
     /// plan's, when the caller has worked it out already; `connections` is what the transfer's
     /// loop may hold to its host (see ``CurlAdmission/limit(_:scheme:connections:)``).
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
-        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamsBody: Bool = false,
+        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
         connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil
     ) {
         self.lease = lease
@@ -70,22 +75,30 @@ final class CurlTransfer: @unchecked Sendable {
         admissionLimit = CurlAdmission<CurlTransfer>.limit(
             configuration, scheme: plan.url.scheme, connections: connections, multiplexes: plan.multiplexes
         )
-        lifecycle = Locked(State(streams: streamsBody))
+        lifecycle = Locked(State(streams: streamedBody != nil))
         head = CurlHeadCapture(
-            maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamsBody,
+            maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamedBody != nil,
             watchesAltSvc: !configuration.altSvcCache.isOff
         )
-        collectedBody = CurlCollectedBody(maximumBytes: configuration.policies.maximumResponseBytes, pool: bodyPool)
-        streamedBody = CurlStreamedBody(pool: bodyPool)
+        // A streamed body's storage reaches back to this transfer, so it is made once `self` is.
+        body = streamedBody == nil
+            ? .collected(CurlCollectedBody(maximumBytes: configuration.policies.maximumResponseBytes, pool: bodyPool))
+            : .modifying
         upload = CurlUpload(plan: plan)
         idleClock = CurlIdleClock(timeout: plan.idleTimeout, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+        if let streamedBody {
+            // Weak: the transfer holds the storage, and the storage's reader may outlive the transfer.
+            let storage = ResponseBodyStorage(bufferSize: streamedBody.bufferSize) { [weak self] action in
+                if let self { streamedBody.producer(self, action) }
+            }
+            body = .streamed(CurlStreamedBody(pool: bodyPool), to: storage)
+        }
     }
 
     deinit {
         retiredHandle = nil
         // A failed or abandoned transfer still owns its buffers.
-        collectedBody.giveBackBuffer()
-        streamedBody.giveBackBuffer()
+        body.giveBackBuffer()
         upload.reader?.cancel()
     }
 
@@ -97,10 +110,9 @@ final class CurlTransfer: @unchecked Sendable {
         return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1) \(plan.unixSocketPath ?? "")"
     }
 
-    /// Sets where a streamed body goes; before the transfer is submitted.
-    func streamBody(into storage: ResponseBodyStorage) {
-        bodyStorage = storage
-    }
+    /// Where a streamed body goes, for its reader; nil when the body is collected. Not while a
+    /// callback changes the body.
+    var bodyStorage: ResponseBodyStorage? { body.storage }
 
     /// Sets the reader of a streamed upload; before the transfer is submitted.
     func streamUpload(from reader: UploadBodyReader) {
@@ -148,7 +160,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Hands over what the callbacks collected.
     func takeExchange() -> CurlExchange {
-        CurlExchange(headerBytes: head.takeHeaderBytes(), body: collectedBody.take(), measured: measurements.end)
+        // A streamed transfer that ended before its head (libcurl saw none) has no body here.
+        CurlExchange(headerBytes: head.takeHeaderBytes(), body: body.withCollected { $0.take() } ?? Data(), measured: measurements.end)
     }
 
     /// Keeps what libcurl measured of this transfer, with the decoded body bytes counted here;
@@ -156,8 +169,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// before the awaiting task is resumed. `info` is nil when the transport reads no metrics;
     /// `finished` false when the transfer was stopped before libcurl finished it.
     func recordMetrics(_ info: Curl.TransferInfo?, finished: Bool) {
-        let decoded = bodyStorage != nil ? streamedBody.byteCount : collectedBody.count
-        measurements.recordEnd(info, decodedBodyBytes: decoded, finished: finished, configuredAt: idleClock.configuredAt)
+        measurements.recordEnd(info, decodedBodyBytes: body.byteCount, finished: finished, configuredAt: idleClock.configuredAt)
     }
 
     /// Called when the handle is configured (see ``CurlIdleClock``).

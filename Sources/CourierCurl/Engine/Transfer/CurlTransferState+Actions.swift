@@ -12,21 +12,13 @@ extension CurlTransferState {
         case bodyFailed(any Error)
     }
 
-    /// A handle to give back, removed from the multi handle first when `inMulti`.
-    struct Release {
-        var handle: Handle
-        var inMulti: Bool
-    }
-
-    /// An event that cannot happen here happened (release builds only; debug builds trap).
+    /// An event that cannot happen here happened (release builds only; debug builds trap): the
+    /// transfer was ended. What the refused event brought is in its action's `violation` case.
     struct Violation {
         /// What happened, for the log.
         var message: String
         /// What ending the transfer, so that nothing is left behind, asks for.
         var ended: EndAction
-        /// The continuation and handle the refused event brought, told and given back too.
-        var notice: Notice?
-        var release: Release?
     }
 
     /// For ``submit(_:)``.
@@ -35,7 +27,9 @@ extension CurlTransferState {
         case handToLoop
         /// It was cancelled first: resume the continuation with this error, and nothing else.
         case refuse(Continuation, any Error)
-        case violation(Violation)
+        /// Perform the violation, then resume the continuation the submission brought with
+        /// the error.
+        case violation(Violation, refuse: Continuation, any Error)
     }
 
     /// For ``cancelRequested(_:)``.
@@ -49,14 +43,17 @@ extension CurlTransferState {
     /// For ``started(_:)``.
     enum StartAction {
         case none
-        case violation(Violation)
+        /// Perform the violation, then remove the handle, which joined the multi handle, and
+        /// give it back.
+        case violation(Violation, remove: Handle)
     }
 
     /// For ``startFailed(_:handle:)``.
     enum StartFailureAction {
         /// Give the handle back (it never joined the multi handle), then resume with the error.
         case fail(Continuation, any Error, giveBack: Handle?)
-        case violation(Violation)
+        /// Perform the violation, then give the handle taken, if any, back.
+        case violation(Violation, giveBack: Handle?)
     }
 
     /// For ``headReceived()``, inside the header callback.

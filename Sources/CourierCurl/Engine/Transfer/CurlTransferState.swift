@@ -1,6 +1,6 @@
 /// The lifecycle of one transfer as a value, and the only record of it: whether it waits, runs,
-/// streams its body or has ended; which continuation waits for it; which easy handle runs it;
-/// which directions are paused.
+/// streams its body or has ended; whether its head waits for the body; which continuation waits
+/// for it; which easy handle runs it; which directions are paused.
 ///
 /// Each event returns an action of its own (CurlTransferState+Actions.swift) whose cases say
 /// exactly what the caller must do; the event loop performs it and keeps no copy of what it
@@ -11,7 +11,8 @@
 /// An event that cannot happen in the current state (libcurl reporting a transfer done twice,
 /// a head after the end) is a bug in the engine: it traps in debug builds. In release builds it
 /// is reported as a violation and cleaned up: an event from the curl thread's loop ends the
-/// transfer with an error, releasing what it holds (``Violation``); an event from inside a
+/// transfer with an error, releasing what it holds and what the event brought (the
+/// `violation` case of the event's action); an event from inside a
 /// libcurl callback leaves the state alone and the callback aborts the transfer, so that libcurl
 /// reports it done and ``completed(_:)`` releases it.
 struct CurlTransferState<Continuation, Handle> {
@@ -30,25 +31,23 @@ struct CurlTransferState<Continuation, Handle> {
         case finished
     }
 
+    /// `streams`: the head goes to the awaiting task as soon as it is complete, and the body to
+    /// a reader; otherwise the task waits for the whole exchange.
     private enum State {
-        case created
+        case created(streams: Bool)
         case cancelledEarly(any Error)
-        case queued(Continuation)
-        case running(Continuation, Handle)
-        case streaming(Handle)
+        case queued(Continuation, streams: Bool)
+        /// `sendPaused`: the upload's producer has nothing buffered.
+        case running(Continuation, Handle, streams: Bool, sendPaused: Bool)
+        /// `receivePaused`: the reader's buffer is full.
+        case streaming(Handle, receivePaused: Bool, sendPaused: Bool)
         case finished
     }
 
-    private var state = State.created
-    /// Whether the body is streamed to a reader rather than collected.
-    let streams: Bool
-    /// Receiving is paused because the reader's buffer is full.
-    private(set) var receivePaused = false
-    /// Sending is paused because the upload's producer has nothing buffered.
-    private(set) var sendPaused = false
+    private var state: State
 
     init(streams: Bool) {
-        self.streams = streams
+        state = .created(streams: streams)
     }
 
     var phase: Phase {
@@ -57,35 +56,46 @@ struct CurlTransferState<Continuation, Handle> {
         case .cancelledEarly, .finished: .finished
         case .queued: .queued
         case .running: .running
-        case .streaming: receivePaused ? .pausedByBackPressure : .streaming
+        case .streaming(_, let receivePaused, _): receivePaused ? .pausedByBackPressure : .streaming
         }
     }
 
     /// The easy handle running the transfer, while one does.
     var handle: Handle? {
         switch state {
-        case .running(_, let handle), .streaming(let handle): handle
+        case .running(_, let handle, _, _), .streaming(let handle, _, _): handle
         default: nil
         }
     }
 
+    /// Receiving is paused because the reader's buffer is full.
+    var receivePaused: Bool {
+        if case .streaming(_, receivePaused: true, _) = state { true } else { false }
+    }
+
     /// Whether libcurl may be waiting on the reader or the producer rather than on the server:
     /// the idle timeout does not run then.
-    var isPaused: Bool { receivePaused || sendPaused }
+    var isPaused: Bool {
+        switch state {
+        case .running(_, _, _, let sendPaused): sendPaused
+        case .streaming(_, let receivePaused, let sendPaused): receivePaused || sendPaused
+        default: false
+        }
+    }
 
     // MARK: Any thread
 
     /// The awaiting task hands the transfer over.
     mutating func submit(_ continuation: Continuation) -> SubmitAction {
         switch state {
-        case .created:
-            state = .queued(continuation)
+        case .created(let streams):
+            state = .queued(continuation, streams: streams)
             return .handToLoop
         case .cancelledEarly(let error):
             state = .finished
             return .refuse(continuation, error)
         default:
-            return .violation(violation("submit", notice: .failure(continuation, CurlError.transportShutDown)))
+            return .violation(violation("submit"), refuse: continuation, CurlError.transportShutDown)
         }
     }
 
@@ -112,17 +122,17 @@ struct CurlTransferState<Continuation, Handle> {
 
     /// The handle was configured and added to the multi handle.
     mutating func started(_ handle: Handle) -> StartAction {
-        guard case .queued(let continuation) = state else {
-            return .violation(violation("started", release: Release(handle: handle, inMulti: true)))
+        guard case .queued(let continuation, let streams) = state else {
+            return .violation(violation("started"), remove: handle)
         }
-        state = .running(continuation, handle)
+        state = .running(continuation, handle, streams: streams, sendPaused: false)
         return .none
     }
 
     /// Configuring or adding the handle failed; `handle` is the one taken, if any.
     mutating func startFailed(_ error: any Error, handle: Handle?) -> StartFailureAction {
-        guard case .queued(let continuation) = state else {
-            return .violation(violation("startFailed", release: handle.map { Release(handle: $0, inMulti: false) }))
+        guard case .queued(let continuation, _) = state else {
+            return .violation(violation("startFailed"), giveBack: handle)
         }
         state = .finished
         return .fail(continuation, error, giveBack: handle)
@@ -131,11 +141,14 @@ struct CurlTransferState<Continuation, Handle> {
     /// The final response's head is complete and the body is streamed: the awaiting task gets
     /// the head now. Without streaming nothing happens: the head waits for the body.
     mutating func headReceived() -> HeadAction {
-        guard streams else { return .none }
         switch state {
-        case .running(let continuation, let handle):
-            state = .streaming(handle)
+        case .running(_, _, streams: false, _):
+            return .none
+        case .running(let continuation, let handle, streams: true, let sendPaused):
+            state = .streaming(handle, receivePaused: false, sendPaused: sendPaused)
             return .handOverHead(continuation)
+        case .created(streams: false), .queued(_, streams: false):
+            return .none
         case .streaming, .finished:
             // libcurl calls the header callback for trailers too; they are not a new head.
             return .none
@@ -147,24 +160,29 @@ struct CurlTransferState<Continuation, Handle> {
     /// The reader's buffer is full: receiving pauses (the write callback returns
     /// `CURL_WRITEFUNC_PAUSE` from now on).
     mutating func readerFull() -> PauseAction {
-        guard case .streaming = state else { return .abort(violation: callbackViolation("readerFull")) }
-        receivePaused = true
+        guard case .streaming(let handle, _, let sendPaused) = state else {
+            return .abort(violation: callbackViolation("readerFull"))
+        }
+        state = .streaming(handle, receivePaused: true, sendPaused: sendPaused)
         return .paused
     }
 
     /// The reader caught up: receiving goes on.
     mutating func readerDrained() -> UnpauseAction {
-        guard case .streaming(let handle) = state, receivePaused else { return .none }
-        receivePaused = false
-        return .repause(handle, receive: receivePaused, send: sendPaused)
+        guard case .streaming(let handle, receivePaused: true, let sendPaused) = state else { return .none }
+        state = .streaming(handle, receivePaused: false, sendPaused: sendPaused)
+        return .repause(handle, receive: false, send: sendPaused)
     }
 
     /// The upload's producer has nothing buffered: the read callback returns
     /// `CURL_READFUNC_PAUSE`.
     mutating func uploadStarved() -> PauseAction {
         switch state {
-        case .running, .streaming:
-            sendPaused = true
+        case .running(let continuation, let handle, let streams, _):
+            state = .running(continuation, handle, streams: streams, sendPaused: true)
+            return .paused
+        case .streaming(let handle, let receivePaused, _):
+            state = .streaming(handle, receivePaused: receivePaused, sendPaused: true)
             return .paused
         default:
             return .abort(violation: callbackViolation("uploadStarved"))
@@ -173,11 +191,13 @@ struct CurlTransferState<Continuation, Handle> {
 
     /// The upload's producer buffered more: sending goes on.
     mutating func uploadReadable() -> UnpauseAction {
-        guard sendPaused else { return .none }
         switch state {
-        case .running(_, let handle), .streaming(let handle):
-            sendPaused = false
-            return .repause(handle, receive: receivePaused, send: sendPaused)
+        case .running(let continuation, let handle, let streams, sendPaused: true):
+            state = .running(continuation, handle, streams: streams, sendPaused: false)
+            return .repause(handle, receive: false, send: false)
+        case .streaming(let handle, let receivePaused, sendPaused: true):
+            state = .streaming(handle, receivePaused: receivePaused, sendPaused: false)
+            return .repause(handle, receive: receivePaused, send: false)
         default:
             return .none
         }
@@ -186,10 +206,10 @@ struct CurlTransferState<Continuation, Handle> {
     /// libcurl reports the transfer done: `failure` is nil when it completed.
     mutating func completed(_ failure: (any Error)?) -> CompleteAction {
         switch state {
-        case .running(let continuation, let handle):
+        case .running(let continuation, let handle, _, _):
             state = .finished
             return .remove(handle, then: failure.map { .failure(continuation, $0) } ?? .exchange(continuation))
-        case .streaming(let handle):
+        case .streaming(let handle, _, _):
             state = .finished
             return .remove(handle, then: failure.map { .bodyFailed($0) } ?? .bodyFinished)
         default:
@@ -204,13 +224,13 @@ struct CurlTransferState<Continuation, Handle> {
         case .created:
             state = .cancelledEarly(error)
             return .none
-        case .queued(let continuation):
+        case .queued(let continuation, _):
             state = .finished
             return .notify(.failure(continuation, error))
-        case .running(let continuation, let handle):
+        case .running(let continuation, let handle, _, _):
             state = .finished
             return .remove(handle, then: .failure(continuation, error))
-        case .streaming(let handle):
+        case .streaming(let handle, _, _):
             state = .finished
             return .remove(handle, then: .bodyFailed(error))
         case .cancelledEarly, .finished:
@@ -227,11 +247,12 @@ struct CurlTransferState<Continuation, Handle> {
     }
 
     /// Refuses an impossible event from the loop: traps in debug builds; in release builds ends
-    /// the transfer so nothing is left behind, and says what happened.
-    private mutating func violation(_ event: String, notice: Notice? = nil, release: Release? = nil) -> Violation {
+    /// the transfer so nothing is left behind, and says what happened. What the event brought
+    /// (a continuation, a handle) its action's `violation` case carries besides.
+    private mutating func violation(_ event: String) -> Violation {
         let message = "CurlTransferState: \(event) in phase \(phase)"
         assertionFailure(message)
         let ended = end(with: CurlError(kind: .transfer, curlCode: 0, message: "internal error: \(message)"))
-        return Violation(message: message, ended: ended, notice: notice, release: release)
+        return Violation(message: message, ended: ended)
     }
 }
