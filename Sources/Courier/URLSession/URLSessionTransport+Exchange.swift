@@ -34,19 +34,31 @@ extension URLSessionTransport {
             case file(URL)
         }
 
+        /// What a streamed exchange has that a collected one does not.
+        private struct Streamed {
+            /// Where the body is written.
+            let storage: ResponseBodyStorage
+            /// The spooled request body, removed when the task ends.
+            let spool: UploadSpool?
+            /// The most bytes that may wait for the body's reader.
+            let unreadLimit: Int
+            /// Told how much of the upload FoundationNetworking has sent (progress reporting).
+            let sendObserver: (@Sendable (Int64) -> Void)?
+        }
+
+        /// Where the body goes.
+        private enum Mode {
+            /// Kept by the state, and handed over whole when the task ends.
+            case collected
+            case streamed(Streamed)
+        }
+
         let request: URLRequest
         let tasks: TaskQueue
         /// The body an upload task sends; nil for a data task, which sends the request's own.
         let upload: Upload?
         private let state: Locked<State>
-        /// Where a streamed body is written; nil when the body is collected.
-        private let storage: ResponseBodyStorage?
-        /// The spooled request body, removed when the task ends.
-        private let spool: UploadSpool?
-        /// The most bytes that may wait for the body's reader.
-        private let unreadLimit: Int
-        /// Told how much of the upload FoundationNetworking has sent (progress reporting).
-        private let sendObserver: (@Sendable (Int64) -> Void)?
+        private let mode: Mode
         /// What can be measured around FoundationNetworking (see ``metrics``).
         private let measure = Locked(Measure(started: .now))
 
@@ -57,10 +69,7 @@ extension URLSessionTransport {
             self.tasks = tasks
             self.upload = upload
             state = Locked(State(mode: .collect))
-            storage = nil
-            spool = nil
-            unreadLimit = 0
-            sendObserver = nil
+            mode = .collected
         }
 
         /// An exchange whose head is handed over as soon as it arrives and whose body is written
@@ -72,15 +81,22 @@ extension URLSessionTransport {
             self.request = request
             self.tasks = tasks
             self.upload = upload
-            self.spool = spool
-            self.sendObserver = sendObserver
-            self.unreadLimit = unreadLimit
             state = Locked(State(mode: .stream))
             // The storage lives as long as the body's reader; it reaches this exchange weakly so
             // that a body kept after its transfer ended does not keep the exchange.
             let owner = WeakExchange()
-            storage = ResponseBodyStorage(bufferSize: bufferSize) { action in owner.exchange?.producer(action) }
+            let storage = ResponseBodyStorage(bufferSize: bufferSize) { action in owner.exchange?.producer(action) }
+            mode = .streamed(Streamed(storage: storage, spool: spool, unreadLimit: unreadLimit, sendObserver: sendObserver))
             owner.exchange = self
+        }
+
+        /// Where a streamed body is written; nil when the body is collected.
+        private var storage: ResponseBodyStorage? {
+            if case .streamed(let streamed) = mode { streamed.storage } else { nil }
+        }
+
+        private var streamed: Streamed? {
+            if case .streamed(let streamed) = mode { streamed } else { nil }
         }
 
         // MARK: The awaiting task
@@ -96,7 +112,7 @@ extension URLSessionTransport {
         /// The transport was shut down before the task was created.
         func refuse(_ continuation: Continuation, with error: URLError) {
             state.withLock { $0.refuse() }
-            spool?.remove()
+            streamed?.spool?.remove()
             continuation.resume(throwing: error.carrying(metrics))
         }
 
@@ -138,9 +154,11 @@ extension URLSessionTransport {
                 measure.withLock { $0.bodyBytes += data.count }
             case .write:
                 measure.withLock { $0.bodyBytes += data.count }
+                guard let streamed else { break }
+                let unreadLimit = streamed.unreadLimit
                 // The task cannot be paused: past the storage's mark the bytes wait there, up to
                 // the unread limit, where the storage fails and asks for the task's cancel.
-                storage?.write(data, unreadLimit: unreadLimit, error: URLError(
+                streamed.storage.write(data, unreadLimit: unreadLimit, error: URLError(
                     .dataLengthExceedsMaximum,
                     "the reader fell \(unreadLimit) bytes behind the network, and this engine cannot pause a transfer (URLSessionTransport.Configuration.maximumUnreadBytes)",
                     url: request.url
@@ -152,12 +170,12 @@ extension URLSessionTransport {
 
         /// FoundationNetworking has sent `totalBytes` of the request body so far.
         func sent(_ totalBytes: Int64) {
-            sendObserver?(totalBytes)
+            streamed?.sendObserver?(totalBytes)
         }
 
         /// The task ended; `data` is the whole body when a completion handler collected it.
         func complete(data: Data?, response: URLResponse?, error: (any Error)?, challenged: HTTPURLResponse?) {
-            spool?.remove()
+            streamed?.spool?.remove()
             let outcome = State.Outcome(data: data, response: response, error: error, challenged: challenged)
             switch state.withLock({ $0.complete(outcome, request: request) }) {
             case .none:
