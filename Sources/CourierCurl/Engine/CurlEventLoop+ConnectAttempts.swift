@@ -108,8 +108,11 @@ extension CurlEventLoop {
 
     private func perform(_ action: AttemptState.StartAction, for attempt: CurlConnectAttempt) {
         switch action {
-        case .none: break
-        case .violation(let violation): perform(violation, for: attempt)
+        case .none:
+            break
+        case .violation(let violation, let handle):
+            perform(violation, for: attempt)
+            discard(handle, of: attempt)
         }
     }
 
@@ -122,14 +125,12 @@ extension CurlEventLoop {
         }
     }
 
-    /// Ends the attempt so nothing is left behind, discards what the refused event brought, and
-    /// says what happened.
+    /// Ends the attempt so nothing is left behind and says what happened; the caller then
+    /// discards what the refused event brought.
     private func perform(_ violation: AttemptState.Violation, for attempt: CurlConnectAttempt) {
         perform(violation.ended, for: attempt)
-        if let handle = violation.discard { discard(handle, of: attempt) }
         violations += 1
         FileHandle.standardError.write(Data("CourierCurl: \(violation.message); the connection attempt was ended\n".utf8))
-        if let notice = violation.notice { endedAttempts.append((attempt, notice)) }
     }
 
     /// Stops driving the handle's multi handle, then takes the handle out of it, which closes

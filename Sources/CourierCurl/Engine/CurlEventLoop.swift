@@ -201,9 +201,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
         case .refuse(let continuation, let error):
             attempt.deliver(.failure(continuation, error))
-        case .violation(let violation):
+        case .violation(let violation, let continuation, let error):
             attempt.deliverOffLoop(violation.ended)
-            if let notice = violation.notice { attempt.deliver(notice) }
+            attempt.deliver(.failure(continuation, error))
         }
     }
 

@@ -24,12 +24,17 @@ private struct Ledger {
         switch action {
         case .handToLoop: break
         case .refuse(let continuation, let error): record(.failure(continuation, error))
-        case .violation(let violation): record(violation)
+        case .violation(let violation, let continuation, let error):
+            record(violation)
+            record(.failure(continuation, error))
         }
     }
 
     mutating func record(_ action: Machine.StartAction) {
-        if case .violation(let violation) = action { record(violation) }
+        if case .violation(let violation, let handle) = action {
+            record(violation)
+            discarded[handle, default: 0] += 1
+        }
     }
 
     mutating func record(_ action: Machine.StartFailureAction) {
@@ -64,8 +69,6 @@ private struct Ledger {
 
     private mutating func record(_ violation: Machine.Violation) {
         record(violation.ended)
-        if let handle = violation.discard { discarded[handle, default: 0] += 1 }
-        if let notice = violation.notice { record(notice) }
         violations.append(violation.message)
     }
 

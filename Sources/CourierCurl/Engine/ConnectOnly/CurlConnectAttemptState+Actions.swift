@@ -7,16 +7,13 @@ extension CurlConnectAttemptState {
         case failure(Continuation, any Error)
     }
 
-    /// An event that cannot happen here happened (release builds only; debug builds trap).
+    /// An event that cannot happen here happened (release builds only; debug builds trap): the
+    /// attempt was ended. What the refused event brought is in its action's `violation` case.
     struct Violation {
         /// What happened, for the log.
         var message: String
         /// What ending the attempt, so that nothing is left behind, asks for.
         var ended: EndAction
-        /// The continuation the refused event brought, told too.
-        var notice: Notice?
-        /// The handle the refused event brought, discarded too.
-        var discard: Handle?
     }
 
     /// For ``submit(_:)``.
@@ -25,7 +22,9 @@ extension CurlConnectAttemptState {
         case handToLoop
         /// It was cancelled first: resume the continuation with this error, and nothing else.
         case refuse(Continuation, any Error)
-        case violation(Violation)
+        /// Perform the violation, then resume the continuation the submission brought with
+        /// the error.
+        case violation(Violation, refuse: Continuation, any Error)
     }
 
     /// For ``cancelRequested(_:)``.
@@ -39,7 +38,8 @@ extension CurlConnectAttemptState {
     /// For ``started(_:)``.
     enum StartAction {
         case none
-        case violation(Violation)
+        /// Perform the violation, then discard the handle the event brought.
+        case violation(Violation, discard: Handle)
     }
 
     /// For ``startFailed(_:)``.

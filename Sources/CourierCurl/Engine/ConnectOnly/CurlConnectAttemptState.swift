@@ -62,7 +62,7 @@ struct CurlConnectAttemptState<Continuation, Handle> {
             state = .finished
             return .refuse(continuation, error)
         default:
-            return .violation(violation("submit", notice: .failure(continuation, CurlError.transportShutDown)))
+            return .violation(violation("submit"), refuse: continuation, CurlError.transportShutDown)
         }
     }
 
@@ -90,7 +90,7 @@ struct CurlConnectAttemptState<Continuation, Handle> {
     /// The handle was added to its multi handle, which the loop now drives.
     mutating func started(_ handle: Handle) -> StartAction {
         guard case .queued(let continuation) = state else {
-            return .violation(violation("started", discard: handle))
+            return .violation(violation("started"), discard: handle)
         }
         state = .connecting(continuation, handle)
         return .none
@@ -135,10 +135,10 @@ struct CurlConnectAttemptState<Continuation, Handle> {
 
     /// Refuses an impossible event: traps in debug builds; in release builds ends the attempt so
     /// nothing is left behind, and says what happened.
-    private mutating func violation(_ event: String, notice: Notice? = nil, discard: Handle? = nil) -> Violation {
+    private mutating func violation(_ event: String) -> Violation {
         let message = "CurlConnectAttemptState: \(event) in phase \(phase)"
         assertionFailure(message)
         let ended = end(with: CurlError(kind: .transfer, curlCode: 0, message: "internal error: \(message)"))
-        return Violation(message: message, ended: ended, notice: notice, discard: discard)
+        return Violation(message: message, ended: ended)
     }
 }
