@@ -12,7 +12,7 @@ import Foundation
 /// transport: ``data(for:)``, ``stream(for:uploading:)``, downloads and uploads from files,
 /// ``APIClient/init(baseURL:transport:decoder:encoder:)``. See <doc:ImplementingATransport>.
 /// Choose a transport by configuration with `TransportKind.makeTransport(…)` in
-/// `CourierConfiguration`, and keep it as `any HTTPTransport`.
+/// `CourierCurl`, and keep it as `any HTTPTransport`.
 public protocol HTTPTransport: Sendable {
     /// The policies this transport applies over its engine.
     var policies: Policies { get }
