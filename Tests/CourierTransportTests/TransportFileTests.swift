@@ -35,6 +35,33 @@ import Testing
         #expect(reports.all.map(\.bytesReceived) == reports.all.map(\.bytesReceived).sorted())
     }
 
+    /// A download into a file is bounded by the disk, not by the limit on bodies kept in
+    /// memory, whichever the engine: both downloads write a body eight times the limit whole,
+    /// and `data(for:)` of the same response still fails at the limit.
+    @Test(arguments: TransportKind.configured)
+    func aDownloadIsNotBoundedByTheLimitOnBodiesInMemory(_ transport: TransportKind) async throws {
+        let server = try sharedServer()
+        var policies = Policies()
+        policies.maximumResponseBytes = 1 << 20
+        let count = 8 << 20
+        let request = URLRequest(url: server.url("/zeros/\(count)"))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-unbounded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        try await transport.withIsolatedHTTPTransport(policies: policies) { http in
+            let (file, response) = try await http.download(for: request)
+            defer { try? FileManager.default.removeItem(at: file) }
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(try Self.size(of: file) == count)
+
+            let resumable = try await http.download(for: request, to: destination)
+            #expect((resumable as? HTTPURLResponse)?.statusCode == 200)
+            #expect(try Self.size(of: destination) == count)
+
+            let error = await #expect(throws: URLError.self) { _ = try await http.data(for: request) }
+            #expect(error?.code == .dataLengthExceedsMaximum)
+        }
+    }
+
     @Test(arguments: TransportKind.configured)
     func twoDownloadsGetTwoFiles(_ transport: TransportKind) async throws {
         let server = try sharedServer()
@@ -121,6 +148,10 @@ import Testing
         request.httpMethod = "POST"
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)")
         await #expect(throws: (any Error).self) { _ = try await transport.upload(request, fromFile: missing, progress: nil) }
+    }
+
+    private static func size(of file: URL) throws -> Int? {
+        (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
     }
 
     /// The download files in the temporary directory.

@@ -12,54 +12,47 @@ extension TransportKind {
     /// (URLSession) afterwards, so a test that leaves requests hanging on purpose leaves nothing
     /// behind.
     /// `policies` replace the configurations' own, so a test states a policy once for both.
+    func withIsolatedHTTPTransport<T>(
+        policies: Policies = .init(),
+        curl: CurlTransport.Configuration = .init(),
+        urlSession: URLSessionTransport.Configuration = .init(),
+        _ body: (any HTTPTransport) async throws -> T
+    ) async throws -> T {
+        var curl = curl
+        curl.policies = policies
+        var urlSession = urlSession
+        urlSession.policies = policies
+        let transport: any HTTPTransport = switch self {
+        case .urlSession: URLSessionTransport(configuration: urlSession)
+        case .curl: try CurlTransport(configuration: curl)
+        }
+        let result = await Result(catching: { try await body(transport) })
+        await transport.shutdown()
+        return try result.get()
+    }
+
+    /// ``withIsolatedHTTPTransport(policies:curl:urlSession:_:)`` for the transport's
+    /// `networking`.
     func withIsolatedTransport<T>(
         policies: Policies = .init(),
         curl: CurlTransport.Configuration = .init(),
         urlSession: URLSessionTransport.Configuration = .init(),
         _ body: (@escaping Networking) async throws -> T
     ) async throws -> T {
-        var curl = curl
-        curl.policies = policies
-        var urlSession = urlSession
-        urlSession.policies = policies
-        switch self {
-        case .urlSession:
-            let transport = URLSessionTransport(configuration: urlSession)
-            let result = await Result(catching: { try await body(transport.networking) })
-            await transport.shutdown()
-            return try result.get()
-        case .curl:
-            let transport = try CurlTransport(configuration: curl)
-            let result = await Result(catching: { try await body(transport.networking) })
-            await transport.shutdown()
-            return try result.get()
-        }
+        try await withIsolatedHTTPTransport(policies: policies, curl: curl, urlSession: urlSession) { try await body($0.networking) }
     }
 
-    /// ``withIsolatedTransport(policies:curl:urlSession:_:)`` for a ``StreamingNetworking``: the
-    /// transport's `streaming`, as ``streaming`` gives the shared one.
+    /// ``withIsolatedHTTPTransport(policies:curl:urlSession:_:)`` for a ``StreamingNetworking``:
+    /// the transport's `streaming`, as ``streaming`` gives the shared one.
     func withIsolatedStreamingTransport<T>(
         policies: Policies = .init(),
         maximumConnectionsPerHost: Int = 6,
         curl: CurlTransport.Configuration = .init(),
         _ body: (@escaping StreamingNetworking) async throws -> T
     ) async throws -> T {
-        switch self {
-        case .urlSession:
-            var configuration = URLSessionTransport.Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost)
-            configuration.policies = policies
-            let transport = URLSessionTransport(configuration: configuration)
-            let result = await Result(catching: { try await body(transport.streaming) })
-            await transport.shutdown()
-            return try result.get()
-        case .curl:
-            var configuration = curl
-            configuration.policies = policies
-            configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
-            let transport = try CurlTransport(configuration: configuration)
-            let result = await Result(catching: { try await body(transport.streaming) })
-            await transport.shutdown()
-            return try result.get()
-        }
+        var curl = curl
+        curl.maximumConnectionsPerHost = maximumConnectionsPerHost
+        let urlSession = URLSessionTransport.Configuration(maximumConnectionsPerHost: maximumConnectionsPerHost)
+        return try await withIsolatedHTTPTransport(policies: policies, curl: curl, urlSession: urlSession) { try await body($0.streaming) }
     }
 }

@@ -8,7 +8,10 @@ import Foundation
 /// With `CurlTransport`, memory stays bounded however large the body and however slow the
 /// reader: once a few hundred KiB wait unread, libcurl pauses the transfer until the reader
 /// catches up. FoundationNetworking cannot pause a transfer, so with `URLSessionTransport` the
-/// unread bytes wait in memory up to ``Policies/maximumResponseBytes``, past which the body fails.
+/// unread bytes wait in memory up to ``URLSessionTransport/Configuration/maximumUnreadBytes``,
+/// past which the body fails; there the whole body is also bounded by
+/// ``Policies/maximumResponseBytes``, except for a download into a file
+/// (``HTTPTransport/download(for:progress:)``), which the disk bounds on both engines.
 ///
 /// ```swift
 /// let (body, head) = try await transport.stream(for: request)

@@ -10,13 +10,14 @@ import Foundation
 package enum FileTransfers {
     /// Streams the response body of `request` to a new file in the temporary directory, a chunk
     /// at a time, and returns the file's URL; the caller owns the file. On any failure,
-    /// cancellation included, the file is removed before the error is thrown.
+    /// cancellation included, the file is removed before the error is thrown. The body is a
+    /// download into a file (``ResponseBodyDestination/file``): the disk bounds it, not
+    /// ``Policies/maximumResponseBytes``.
     package static func download(
         _ request: URLRequest, over streaming: @escaping StreamingNetworking,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (URL, URLResponse) {
-        let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming
-        let (body, head) = try await networking(request, nil)
+        let (body, head) = try await StreamingLayers.download(over: streaming, progress: progress)(request, nil)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("Courier-\(UUID().uuidString).tmp")
         let handle = try createFile(at: url)
         do {

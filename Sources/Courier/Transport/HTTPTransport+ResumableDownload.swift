@@ -33,8 +33,10 @@ extension HTTPTransport {
     /// partial file starts again from the beginning next time. Only a GET is resumed, the one
     /// method ranges are defined for; the request's own `Range` and `If-Range` are replaced,
     /// and it asks for `Accept-Encoding: identity` unless it sets the field, since ranges count
-    /// bytes before decoding. Memory stays at the engine's stream buffer whatever the size, and
-    /// each response is bounded by ``Policies/maximumResponseBytes``.
+    /// bytes before decoding. As with ``download(for:progress:)``, the disk bounds the file, not
+    /// ``Policies/maximumResponseBytes``, and memory stays at the engine's stream buffer, or on
+    /// an engine that cannot pause at the bytes the file has not taken yet, up to its unread
+    /// limit.
     ///
     /// - Parameter progress: Told how many bytes of each response arrived (see the progress
     ///   layer), counted from where that response starts.

@@ -95,9 +95,14 @@ extension HTTPTransport {
     /// Downloads the response body of `request` to a new file in the temporary directory and
     /// returns its URL, as URLSession's `download(for:)` does.
     ///
-    /// The body is written a chunk at a time as it arrives through ``streaming``, and is bounded
-    /// by ``Policies/maximumResponseBytes`` as that is. The `URLResponse` is built from the
-    /// response's head once the body is written. The file is created new (never one that
+    /// The body is written a chunk at a time as it arrives through ``streaming``. Like
+    /// URLSession's and AsyncHTTPClient's downloads, it is bounded by the disk, not by
+    /// ``Policies/maximumResponseBytes``, which bounds bodies kept in memory: on either engine
+    /// a body of any size is written whole. Memory stays at the engine's stream buffer when
+    /// its ``TransportCapabilities/pausesForSlowReaders``; otherwise (`URLSessionTransport`)
+    /// the bytes the file has not taken yet wait in memory, up to the engine's unread limit,
+    /// past which the download fails, so a disk slower than the network needs `CurlTransport`.
+    /// The `URLResponse` is built from the response's head once the body is written. The file is created new (never one that
     /// exists) with mode 0600, readable and writable by this user alone, and is the caller's to
     /// move or delete; when the download fails or its task is cancelled, it is removed before
     /// the error is thrown.

@@ -20,7 +20,9 @@ extension URLSession {
             request.httpBody = nil
             request.httpBodyStream = nil
         }
-        let exchange = URLSessionTransport.Exchange(collecting: request, tasks: tasks, upload: upload.map { .data($0) })
+        let exchange = URLSessionTransport.Exchange(
+            collecting: request, tasks: tasks, upload: upload.map { .data($0) }, bodyLimit: delegate?.maximumResponseBytes ?? .max
+        )
         guard case .collected(let data, let head) = try await run(exchange, delegate: delegate) else {
             // Unreachable by construction; an error rather than a trap, should that ever change.
             throw URLError(.unknown, "the engine answered a collected exchange with a stream", url: request.url)
@@ -29,7 +31,8 @@ extension URLSession {
     }
 
     /// One task whose head is returned as soon as it arrives and whose body is written to a
-    /// ``ResponseBody`` as the delegate receives it.
+    /// ``ResponseBody`` as the delegate receives it. A download into a file
+    /// (``ResponseBodyDestination/file``) has no body limit; its memory is the unread limit.
     ///
     /// Every upload goes out through an upload task, never as the request's own body (see
     /// ``URLSessionTransport/Exchange/Upload``): bytes in memory as its data; a file as its
@@ -65,7 +68,8 @@ extension URLSession {
         }
         let exchange = URLSessionTransport.Exchange(
             streaming: request, tasks: tasks, upload: sent, spool: spool, sendObserver: upload?.readObserver,
-            unreadLimit: delegate.maximumUnreadBytes
+            unreadLimit: delegate.maximumUnreadBytes,
+            bodyLimit: ResponseBodyDestination.current.limit(inMemory: delegate.maximumResponseBytes)
         )
         guard case .streamed(let body, let head) = try await run(exchange, delegate: delegate) else {
             throw URLError(.unknown, "the engine answered a streamed exchange with a collected body", url: request.url)

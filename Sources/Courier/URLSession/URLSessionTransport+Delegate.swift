@@ -8,10 +8,11 @@ extension URLSessionTransport {
     ///
     /// - Redirects are never followed here: the 3xx becomes the task's response, and
     ///   the redirect layer (``Policies/redirects``) above the engine decides.
-    /// - Bodies are counted as they arrive, decoded; past ``Policies/maximumResponseBytes`` the
-    ///   caller gets the error at once, the task is cancelled and what it kept is dropped. A
-    ///   declared `Content-Length` over the limit (for a body without content coding) or a header
-    ///   block over ``Policies/maximumHeaderBytes`` is refused at the response.
+    /// - Bodies are counted as they arrive, decoded; past their exchange's limit
+    ///   (``Policies/maximumResponseBytes``, none for a download into a file) the caller gets
+    ///   the error at once, the task is cancelled and what it kept is dropped. A declared
+    ///   `Content-Length` over the limit (for a body without content coding) or a header block
+    ///   over ``Policies/maximumHeaderBytes`` is refused at the response.
     /// - A request's idle timeout with a fraction of a second is kept here (``IdleTimeout``).
     /// - With ``Configuration/ContentDecoding/identityOnly``, an encoded response is refused at
     ///   its head.
@@ -25,7 +26,8 @@ extension URLSessionTransport {
         /// The queue the delegate's operations run on; kept here because an `OperationQueue`
         /// does not keep its `underlyingQueue`, and the session keeps its delegate.
         let queue = DispatchQueue(label: "Courier.URLSessionTransport.delegate")
-        private let maximumResponseBytes: Int
+        /// The most bytes of a body kept in memory.
+        let maximumResponseBytes: Int
         private let maximumHeaderBytes: Int
         /// The most bytes of a streamed body that may wait for their reader.
         let maximumUnreadBytes: Int
@@ -141,8 +143,8 @@ extension URLSessionTransport {
         ) {
             // FoundationNetworking ignores the disposition and goes on receiving: the refusal
             // must cancel the task itself, and reaches the caller at once.
-            if let http = response as? HTTPURLResponse, let refusal = refusal(of: http),
-               let exchange = exchange(for: dataTask) {
+            if let http = response as? HTTPURLResponse, let exchange = exchange(for: dataTask),
+               let refusal = refusal(of: http, bodyLimit: exchange.bodyLimit) {
                 exchange.stop(with: URLError(refusal.code, refusal.message, url: http.url ?? exchange.request.url))
                 completionHandler(.cancel)
                 return
@@ -151,7 +153,7 @@ extension URLSessionTransport {
             completionHandler(.allow)
         }
 
-        private func refusal(of response: HTTPURLResponse) -> (code: URLError.Code, message: String)? {
+        private func refusal(of response: HTTPURLResponse, bodyLimit: Int) -> (code: URLError.Code, message: String)? {
             var headerBytes = 0
             var coding: String?
             for (key, value) in response.allHeaderFields {
@@ -171,17 +173,17 @@ extension URLSessionTransport {
                 )
             }
             let encoded = coding != nil
-            if !encoded, response.expectedContentLength > Int64(maximumResponseBytes) {
+            if !encoded, response.expectedContentLength > Int64(bodyLimit) {
                 return (
                     .dataLengthExceedsMaximum,
-                    "the declared body of \(response.expectedContentLength) bytes exceeds the limit of \(maximumResponseBytes) bytes (Policies.maximumResponseBytes)"
+                    "the declared body of \(response.expectedContentLength) bytes exceeds the limit of \(bodyLimit) bytes (Policies.maximumResponseBytes)"
                 )
             }
             return nil
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            exchange(for: dataTask)?.append(data, limit: maximumResponseBytes)
+            exchange(for: dataTask)?.append(data)
         }
 
         func urlSession(

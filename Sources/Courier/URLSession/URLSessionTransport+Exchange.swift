@@ -59,15 +59,19 @@ extension URLSessionTransport {
         let upload: Upload?
         private let state: Locked<State>
         private let mode: Mode
+        /// The most bytes the body may have: ``Policies/maximumResponseBytes``, or no limit for
+        /// a download into a file (``ResponseBodyDestination``).
+        let bodyLimit: Int
         /// What can be measured around FoundationNetworking (see ``metrics``).
         private let measure = Locked(Measure(started: .now))
 
         /// An exchange whose body is collected and handed over whole when the task ends;
         /// `upload`, when given, is sent as the request body.
-        init(collecting request: URLRequest, tasks: TaskQueue, upload: Upload? = nil) {
+        init(collecting request: URLRequest, tasks: TaskQueue, upload: Upload? = nil, bodyLimit: Int) {
             self.request = request
             self.tasks = tasks
             self.upload = upload
+            self.bodyLimit = bodyLimit
             state = Locked(State(mode: .collect))
             mode = .collected
         }
@@ -76,9 +80,11 @@ extension URLSessionTransport {
         /// to a ``ResponseBody`` as it arrives; `upload`, when given, is sent as the request body.
         init(
             streaming request: URLRequest, tasks: TaskQueue, upload: Upload?, spool: UploadSpool?,
-            sendObserver: (@Sendable (Int64) -> Void)?, bufferSize: Int = ResponseBody.defaultBufferSize, unreadLimit: Int
+            sendObserver: (@Sendable (Int64) -> Void)?, bufferSize: Int = ResponseBody.defaultBufferSize, unreadLimit: Int,
+            bodyLimit: Int
         ) {
             self.request = request
+            self.bodyLimit = bodyLimit
             self.tasks = tasks
             self.upload = upload
             state = Locked(State(mode: .stream))
@@ -138,8 +144,9 @@ extension URLSessionTransport {
             continuation.resume(with: answer(Data(), response, ended: false))
         }
 
-        /// Body bytes arrived; the body may have `limit` bytes at most.
-        func append(_ data: Data, limit: Int) {
+        /// Body bytes arrived; the body may have ``bodyLimit`` bytes at most.
+        func append(_ data: Data) {
+            let limit = bodyLimit
             let receive = state.withLock { state in
                 state.receive(data, limit: limit, error: URLError(
                     .dataLengthExceedsMaximum,

@@ -12,7 +12,7 @@ package enum ResumableDownload {
         _ request: URLRequest, to file: URL, over streaming: @escaping StreamingNetworking,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> URLResponse {
-        let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming
+        let networking = StreamingLayers.download(over: streaming, progress: progress)
         let recordLocation = ResumeRecord.location(for: file)
         var plan = ResumePlan(request: request, fileSize: size(of: file), record: ResumeRecord.load(from: recordLocation))
         // Ends within two requests: only a plan with a range starts over, and the plan it starts
