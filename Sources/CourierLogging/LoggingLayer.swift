@@ -7,7 +7,8 @@ import Logging
 import Synchronization
 
 /// A layer that logs one line per exchange to `logger`: at `level` when a response came (any
-/// status: a 404 is a response), at `failureLevel` when the exchange threw.
+/// status: a 404 is a response), at `failureLevel` when the exchange threw. A streamed call
+/// logs a second line, with the same request id, when its body ends (see below).
 ///
 /// The message is fixed (`HTTP exchange` or `HTTP exchange failed`) and what varies is in the
 /// metadata, as swift-log's convention asks, so that a log backend can index it:
@@ -18,8 +19,8 @@ import Synchronization
 /// | `http.request.method` | `GET` |
 /// | `url.full` | the URL without its password, query secrets or fragment (see below) |
 /// | `http.response.status_code` | `200` |
-/// | `duration_ms` | the whole call, redirects included (for a streamed call, until its head), e.g. `12.345`: as this layer timed it, or for a failure as the engine measured it until it failed, where the error carries that |
-/// | `http.response.body.size` | bytes of the body as the caller gets it; not for a streamed body, logged when its head arrives |
+/// | `duration_ms` | the whole call, redirects included (for a streamed call's head line, until its head), e.g. `12.345`: as this layer timed it, or for a failure as the engine measured it until it failed, where the error carries that |
+/// | `http.response.body.size` | bytes of the body as the caller gets it; for a streamed call, on the line of its end |
 /// | `http.response.body.wire_size` | bytes on the wire, where the engine measured them |
 /// | `connection_reused` | `true` or `false`, where the engine knows (for a failure too) |
 /// | `courier.response.source` | `cache` or `revalidated` when the cache (`Policies.cache`) answered; absent for the network |
@@ -27,6 +28,15 @@ import Synchronization
 /// | `redirects` | hops followed before this response or failure, when any |
 /// | `attempts` | attempts made, this one included, when the request was retried (see `Policies.retries`) |
 /// | `error.type`, `error.message` | on failure: `URLError.timedOut`, and what happened as Courier describes it |
+///
+/// A streamed call's head line is written when its head arrives, while the body may still be
+/// arriving. When the body ends, a second line tells of it: `HTTP response body ended` at
+/// `level`, or `HTTP response body failed` at `failureLevel` when it broke off, its reader
+/// cancelled it or dropped it before its end (`URLError.cancelled`), or a deadline ended it.
+/// It carries the head line's `request_id`, method, URL and status, `duration_ms` from the
+/// start of the call to the end of the body, `http.response.body.size` as the bytes of the body
+/// that arrived, what the engine measured of the whole exchange when it had said so by then,
+/// and `error.type` and `error.message` for a failure.
 ///
 /// The URL is redacted as everywhere Courier writes one: a password reads `xxxxx`; so does the
 /// value of a query item whose name looks like a secret (`token`, `key`, `secret`, `password`,
@@ -80,6 +90,11 @@ private struct LoggingLayer: HTTPExchangeLayer {
                 socket.whenEnded { [logger, level, failureLevel, metadata] ending in
                     logWebSocketEnd(ending, to: logger, level: level, failureLevel: failureLevel, handshake: metadata)
                 }
+            } else if let streamed = body as? ResponseBody {
+                // The head is the body's start: its end is a line of its own, with the same id.
+                streamed.whenEnded { [logger, level, failureLevel, metadata] ending in
+                    logBodyEnd(ending, after: ending.instant - start, to: logger, level: level, failureLevel: failureLevel, head: metadata)
+                }
             }
             return (body, head)
         } catch {
@@ -95,6 +110,26 @@ private struct LoggingLayer: HTTPExchangeLayer {
             throw error
         }
     }
+}
+
+/// "HTTP response body ended" with the body's bytes and the whole call's duration, or "HTTP
+/// response body failed" with the error, at the failure level; with the head's request id,
+/// method, URL and status.
+private func logBodyEnd(
+    _ ending: ResponseBodyEnding, after duration: Duration, to logger: Logger, level: Logger.Level, failureLevel: Logger.Level,
+    head: Logger.Metadata
+) {
+    var metadata = head.filter { ["request_id", "http.request.method", "url.full", "http.response.status_code"].contains($0.key) }
+    metadata["duration_ms"] = .string(milliseconds(duration))
+    metadata["http.response.body.size"] = .stringConvertible(ending.bytes)
+    if let measured = ending.metrics { metadata.addMetrics(measured) }
+    guard let error = ending.error else {
+        logger.log(level: level, "HTTP response body ended", metadata: metadata)
+        return
+    }
+    metadata["error.type"] = .string(errorType(of: error))
+    metadata["error.message"] = .string(readableMessage(for: error))
+    logger.log(level: failureLevel, "HTTP response body failed", metadata: metadata)
 }
 
 /// "WebSocket closed" with the close code, reason and who closed first, or "WebSocket failed"

@@ -12,9 +12,15 @@ import Synchronization
 /// | metric | type | dimensions |
 /// |---|---|---|
 /// | `<prefix>_requests_total` | `Counter`, one per exchange when it ends | `method`, `host`, `status_class` |
-/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (for a streamed call, until its head; see below) | `method`, `host`, `status_class` |
+/// | `<prefix>_request_duration` | `Timer`, nanoseconds, the whole call, redirects included (for a streamed call, until its body ends; see below) | `method`, `host`, `status_class` |
 /// | `<prefix>_requests_in_flight` | `Meter`, up when a call starts and down when it ends | `method`, `host` |
+/// | `<prefix>_response_body_bytes` | `Recorder`, the bytes of a streamed call's body that arrived, when it ends | `method`, `host`, `status_class` |
 /// | `<prefix>_cache_answers_total` | `Counter`, one per exchange the cache (`Policies.cache`) answered | `method`, `host`, `source` (`cache` or `revalidated`) |
+///
+/// A streamed call ends when its body does, not with its head: it is counted, timed from its
+/// start to the end of its body, and leaves the in-flight meter then, with the head's status
+/// class, or `error` when the body broke off, was cancelled or dropped by its reader before its
+/// end, or passed a deadline.
 ///
 /// `status_class` is `1xx` to `5xx` (`other` for a status outside them), or `error` when the
 /// exchange threw. The duration is timed by the layer, except for an exchange that failed after
@@ -52,12 +58,25 @@ private struct MetricsLayer: HTTPExchangeLayer {
         let host = request.url?.host ?? "none"
         let inFlight = instruments.inFlight(method: method, host: host)
         inFlight.increment()
-        defer { inFlight.decrement() }
+        // A streamed call is under way until its body ends.
+        var endsWithBody = false
+        defer { if !endsWithBody { inFlight.decrement() } }
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let answer = try await next(request)
-            instruments.ended(method: method, host: host, statusClass: statusClass(answer.1.statusCode), after: clock.now - start)
+            let status = statusClass(answer.1.statusCode)
+            if let streamed = answer.0 as? ResponseBody {
+                endsWithBody = true
+                streamed.whenEnded { [instruments] ending in
+                    inFlight.decrement()
+                    let statusClass = ending.error == nil ? status : "error"
+                    instruments.ended(method: method, host: host, statusClass: statusClass, after: ending.instant - start)
+                    instruments.receivedBody(method: method, host: host, statusClass: statusClass, bytes: ending.bytes)
+                }
+            } else {
+                instruments.ended(method: method, host: host, statusClass: status, after: clock.now - start)
+            }
             let source = answer.1.metrics.source
             if source != .network { instruments.answeredFromCache(method: method, host: host, source: source) }
             if let socket = webSocketEndSignal(of: answer.0) {
@@ -97,6 +116,7 @@ private final class ExchangeInstruments: Sendable {
     private let ended = Mutex<[Key: Ended]>([:])
     private let inFlight = Mutex<[Key: Meter]>([:])
     private let cacheAnswers = Mutex<[Key: Counter]>([:])
+    private let bodyBytes = Mutex<[Key: Recorder]>([:])
 
     init(prefix: String, factory: any MetricsFactory) {
         self.prefix = prefix
@@ -124,6 +144,19 @@ private final class ExchangeInstruments: Sendable {
             return counter
         }
         counter.increment()
+    }
+
+    /// Records the bytes of a streamed body that arrived before it ended.
+    func receivedBody(method: String, host: String, statusClass: String, bytes: Int) {
+        let key = Key(method: method, host: host, statusClass: statusClass)
+        let recorder = bodyBytes.withLock { recorders in
+            if let recorder = recorders[key] { return recorder }
+            let dimensions = [("method", method), ("host", host), ("status_class", statusClass)]
+            let recorder = Recorder(label: "\(prefix)_response_body_bytes", dimensions: dimensions, factory: factory)
+            recorders[key] = recorder
+            return recorder
+        }
+        recorder.record(bytes)
     }
 
     /// The WebSockets open to `host`.

@@ -21,6 +21,12 @@ import Tracing
 /// | `http.request.resend_count` | redirects followed and attempts retried, when any |
 /// | `courier.response.source` | `cache` or `revalidated` when the cache (`Policies.cache`) answered |
 /// | `error.type` | the status code for 400 and above; `URLError.timedOut` or the error's type for a failure |
+/// | `http.response.body.size` | for a streamed call, the bytes of its body that arrived |
+///
+/// A streamed call's span stays open after the head, until its body ends: read to its end,
+/// broken off, cancelled or dropped by its reader (`URLError.cancelled`), or ended by a
+/// deadline. Then it records the bytes of the body that arrived and, for a body that did not
+/// arrive whole, the failure as for an exchange that threw.
 ///
 /// The span's status is an error for a failure and, as OpenTelemetry asks of client spans,
 /// for a status of 400 or above; a failure is recorded on the span as a ``RecordedFailure``,
@@ -66,10 +72,11 @@ private struct TracingLayer: HTTPExchangeLayer {
         let start = DefaultTracerClock.now
         let span = spanTracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: start)
         var end: DefaultTracerClock.Timestamp?
-        // A WebSocket's span lasts as long as the socket, and ends with its close.
-        var endsWithSocket = false
+        // A WebSocket's span lasts as long as the socket, and ends with its close; a streamed
+        // call's lasts until its body ends.
+        var endsLater = false
         defer {
-            if !endsWithSocket {
+            if !endsLater {
                 if let end { span.end(at: end) } else { span.end() }
             }
         }
@@ -86,8 +93,11 @@ private struct TracingLayer: HTTPExchangeLayer {
             }
             span.recordResponse(head, startedAt: start)
             if let socket = webSocketEndSignal(of: body) {
-                endsWithSocket = true
+                endsLater = true
                 socket.whenEnded { ending in span.recordWebSocketEnd(ending) }
+            } else if let streamed = body as? ResponseBody {
+                endsLater = true
+                streamed.whenEnded { ending in span.recordBodyEnd(ending) }
             }
             return (body, head)
         } catch {
@@ -192,6 +202,19 @@ private func defaultPort(of scheme: String?) -> Int? {
 }
 
 extension Span {
+    /// The bytes of a streamed body that arrived, and its failure if it had one, then the
+    /// span's end.
+    fileprivate func recordBodyEnd(_ ending: ResponseBodyEnding) {
+        attributes["http.response.body.size"] = ending.bytes
+        if let error = ending.error {
+            let failure = RecordedFailure(error)
+            attributes["error.type"] = failure.type
+            recordError(failure)
+            setStatus(SpanStatus(code: .error, message: failure.message))
+        }
+        end()
+    }
+
     /// The close code and who closed first, or the failure, then the span's end.
     fileprivate func recordWebSocketEnd(_ ending: WebSocketEnding) {
         if let error = ending.error {

@@ -23,31 +23,52 @@ package enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible
     package func withExchange<T: Sendable>(
         policies: Policies = Policies(), _ body: (TestServer, @escaping HTTPExchange) async throws -> T
     ) async throws -> T {
+        try await withTransport(policies: policies) { server, transport in try await body(server, transport.exchange) }
+    }
+
+    /// Runs `body` with a fresh server and this engine's transport with `policies` (a layer
+    /// under test goes in their ``Policies/callLayers``, over buffered and streamed calls alike),
+    /// and stops both afterwards.
+    @discardableResult
+    package func withTransport<T: Sendable>(
+        policies: Policies = Policies(), _ body: (TestServer, any HTTPTransport) async throws -> T
+    ) async throws -> T {
         let server = try await TestServer.start()
-        let shutdown: @Sendable () async -> Void
-        let exchange: HTTPExchange
+        let transport: any HTTPTransport
         switch self {
         case .urlSession:
-            let transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
-            exchange = transport.exchange
-            shutdown = { await transport.shutdown() }
+            transport = URLSessionTransport(configuration: URLSessionTransport.Configuration(policies: policies))
         case .curl:
             var configuration = CurlTransport.Configuration()
             configuration.policies = policies
-            let transport = try CurlTransport(configuration: configuration)
-            exchange = transport.exchange
-            shutdown = { await transport.shutdown() }
+            transport = try CurlTransport(configuration: configuration)
         }
         do {
-            let result = try await body(server, exchange)
-            await shutdown()
+            let result = try await body(server, transport)
+            await transport.shutdown()
             try await server.shutdown()
             return result
         } catch {
-            await shutdown()
+            await transport.shutdown()
             try? await server.shutdown()
             throw error
         }
+    }
+
+    /// `policies` with `layer` as their one call layer.
+    package static func policies(with layer: any HTTPExchangeLayer) -> Policies {
+        var policies = Policies()
+        policies.callLayers = [layer]
+        return policies
+    }
+}
+
+/// Waits until `condition` holds: for what a layer does when a body ends, which may come just
+/// after the reader saw the end. Only a condition that never holds waits out the 120 s.
+package func waitFor(_ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(120)
+    while !condition(), ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(5))
     }
 }
 

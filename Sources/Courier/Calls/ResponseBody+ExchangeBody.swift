@@ -22,7 +22,7 @@ extension ResponseBody: ExchangeBody {
             }
             terminate(error())
         }
-        whenEnded { timer.cancel() }
+        whenEnded { _ in timer.cancel() }
         return self
     }
 }

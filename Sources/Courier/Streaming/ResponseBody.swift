@@ -69,10 +69,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// attempts before it, when the request was retried, in ``ExchangeMetrics/attempts``, as on
     /// the head.
     public var metrics: ExchangeMetrics? {
-        guard var metrics = reader.storage.metrics else { return nil }
-        if !redirectHops.isEmpty { metrics.redirects = redirectHops }
-        if !earlierAttempts.isEmpty { metrics.attempts = earlierAttempts }
-        return metrics
+        reader.storage.metrics.map(view.metrics)
     }
 
     /// This body, answered after redirects from hops measured as `hops` (first to last), as
@@ -165,9 +162,51 @@ public struct ResponseBody: AsyncSequence, Sendable {
     package var isEnded: Bool { reader.storage.isEnded }
 
     /// Calls `handler` once, when the body ends: complete, failed, cancelled, terminated, or
-    /// dropped by its reader. At once when it has ended already.
-    package func whenEnded(_ handler: @escaping @Sendable () -> Void) {
-        reader.storage.whenEnded(handler)
+    /// dropped by its reader; at once when it has ended already. It is told how, with the error
+    /// and metrics as a read of this body would see them: for the call layers that saw its
+    /// head, which tell of its end as they told of the head (logging, metrics, tracing), and
+    /// for a timer that must stop with it.
+    ///
+    /// The end is the transfer's, which may come before the reader has taken the last chunks;
+    /// `handler` runs before the reader is told, so a reader that reached the end finds it
+    /// called. It must not keep this body, or a body its reader drops would never end.
+    package func whenEnded(_ handler: @escaping @Sendable (ResponseBodyEnding) -> Void) {
+        let view = view
+        let asked = ContinuousClock.now
+        reader.storage.whenEnded { ending in
+            var seen = ending
+            seen.error = ending.error.map(view.error)
+            seen.metrics = ending.metrics.map(view.metrics)
+            // A body can arrive whole before its head has climbed the layers to whoever asks;
+            // for them the call ends no sooner than they got the head.
+            seen.instant = Swift.max(ending.instant, asked)
+            handler(seen)
+        }
+    }
+
+    /// What the layers above the engine add to what the storage holds, without the reader.
+    private var view: View {
+        View(errorTransform: errorTransform, redirectHops: redirectHops, earlierAttempts: earlierAttempts)
+    }
+
+    /// The errors and metrics of a body as its reader sees them: errors passed through the
+    /// layers' transform, metrics with the hops and attempts before this one, as the head has
+    /// them.
+    private struct View: Sendable {
+        let errorTransform: (@Sendable (any Error) -> any Error)?
+        let redirectHops: [ExchangeMetrics]
+        let earlierAttempts: [ExchangeAttempt]
+
+        func error(_ error: any Error) -> any Error {
+            errorTransform?(error) ?? error
+        }
+
+        func metrics(_ metrics: ExchangeMetrics) -> ExchangeMetrics {
+            var metrics = metrics
+            if !redirectHops.isEmpty { metrics.redirects = redirectHops }
+            if !earlierAttempts.isEmpty { metrics.attempts = earlierAttempts }
+            return metrics
+        }
     }
 
     /// ``terminate(with:)`` for a body held only weakly, so that whoever keeps it (a timer)
@@ -205,14 +244,25 @@ package final class ResponseBodyStorage: Sendable {
         var trailerFields: [String: String] = [:]
         /// What the engine measured, once it said the transfer ended.
         var metrics: ExchangeMetrics?
+        /// The bytes the engine handed over while the body was open.
+        var receivedBytes = 0
+        /// How the state ended, taken when it did.
+        var ending: ResponseBodyEnding?
         /// Called once the state ends; emptied then.
-        var endHandlers: [@Sendable () -> Void] = []
+        var endHandlers: [@Sendable (ResponseBodyEnding) -> Void] = []
 
-        /// The handlers to call now that the state may have ended.
-        mutating func takeEndHandlers() -> [@Sendable () -> Void] {
-            guard state.isEnded, !endHandlers.isEmpty else { return [] }
+        /// Counts `chunk` unless the event that brought it ended the body instead.
+        mutating func count(_ chunk: Data) {
+            if !state.isEnded { receivedBytes += chunk.count }
+        }
+
+        /// The ending and the handlers to call with it, the first time the state is found ended.
+        mutating func takeEndHandlers() -> (ResponseBodyEnding, [@Sendable (ResponseBodyEnding) -> Void])? {
+            guard state.isEnded, ending == nil else { return nil }
+            let ended = ResponseBodyEnding(bytes: receivedBytes, error: state.failure, metrics: metrics, instant: .now)
+            ending = ended
             defer { endHandlers = [] }
-            return endHandlers
+            return (ended, endHandlers)
         }
     }
 
@@ -229,7 +279,10 @@ package final class ResponseBodyStorage: Sendable {
     /// Hands a chunk to the reader; false when the engine must pause until told to resume.
     @discardableResult
     package func write(_ chunk: Data) -> Bool {
-        let action = shared.withLock { $0.state.append(chunk) }
+        let action = shared.withLock { shared in
+            defer { shared.count(chunk) }
+            return shared.state.append(chunk)
+        }
         switch action {
         case .none: return true
         case .resumeReader(let continuation, let chunk):
@@ -243,7 +296,10 @@ package final class ResponseBodyStorage: Sendable {
     /// Hands a chunk to the reader for an engine that cannot pause: past `unreadLimit` bytes
     /// waiting for the reader, the body fails with `error` and the engine is told to cancel.
     package func write(_ chunk: Data, unreadLimit: Int, error: @autoclosure () -> any Error) {
-        end { $0.state.append(chunk, unreadLimit: unreadLimit, error: error()) } perform: { action in
+        end { shared in
+            defer { shared.count(chunk) }
+            return shared.state.append(chunk, unreadLimit: unreadLimit, error: error())
+        } perform: { action in
             switch action {
             case .appended(.none): break
             case .appended(.resumeReader(let continuation, let chunk)): continuation.resume(returning: chunk)
@@ -312,23 +368,25 @@ package final class ResponseBodyStorage: Sendable {
         end { $0.state.terminate(error) } perform: { perform($0) }
     }
 
-    func whenEnded(_ handler: @escaping @Sendable () -> Void) {
-        let hasEnded = shared.withLock { shared in
-            if !shared.state.isEnded { shared.endHandlers.append(handler) }
-            return shared.state.isEnded
+    func whenEnded(_ handler: @escaping @Sendable (ResponseBodyEnding) -> Void) {
+        let ended = shared.withLock { shared in
+            if shared.ending == nil { shared.endHandlers.append(handler) }
+            return shared.ending
         }
-        if hasEnded { handler() }
+        if let ended { handler(ended) }
     }
 
-    /// Applies an event that can end the body, then performs its action and calls the end
-    /// handlers, outside the lock.
+    /// Applies an event that can end the body, then, outside the lock, calls the end handlers
+    /// before performing its action, so that a reader who sees the end finds them called.
     private func end<Action>(_ event: (inout Shared) -> Action, perform: (Action) -> Void) {
-        let (action, handlers) = shared.withLock { shared in
+        let (action, ended) = shared.withLock { shared in
             let action = event(&shared)
             return (action, shared.takeEndHandlers())
         }
+        if let (ending, handlers) = ended {
+            for handler in handlers { handler(ending) }
+        }
         perform(action)
-        for handler in handlers { handler() }
     }
 
     private func perform(_ action: State.FinishAction) {

@@ -104,6 +104,11 @@ package struct ResponseBodyState<Continuation> {
         if case .open = end { false } else { true }
     }
 
+    /// The error the body ended with; nil while it is open and once it is complete.
+    var failure: (any Error)? {
+        if case .failed(let error) = end { error } else { nil }
+    }
+
     /// The producer delivers `chunk`.
     mutating func append(_ chunk: Data) -> AppendAction {
         guard case .open = end, !chunk.isEmpty else { return .none }
