@@ -10,16 +10,19 @@ extension APIClient {
     /// Sends `request` and returns the body of an acceptable response to read as it arrives,
     /// with the response's head.
     ///
-    /// The request goes through ``streaming`` when set, so the body is never held whole;
-    /// otherwise through the dispatcher's ``Dispatcher/exchange``, buffered. An unacceptable
+    /// Over a transport (``init(baseURL:transport:decoder:encoder:)``) the request goes through
+    /// its ``HTTPTransport/streaming``, so the body is never held whole; over a ``Networking`` or
+    /// a ``Dispatcher`` it goes through the dispatcher, buffered. An unacceptable
     /// status throws the ``APIError`` ``Dispatcher/response(to:)`` would, with the first 64 KiB
     /// of the body. Errors while the body is read come from the body's iterator, as the
     /// transport throws them. The head's ``ResponseHead/metrics`` stop at the first byte; the
     /// body's ``ResponseBody/metrics`` have the rest once it has been read.
     ///
-    /// - Parameter upload: The request body, produced while it is sent; replaces a body the
-    ///   request's method carries. Its ``UploadBody/contentType`` (a multipart form's, with its
-    ///   boundary) is sent unless the request's ``Request/headers`` name a `Content-Type`.
+    /// - Parameters:
+    ///   - request: The request, whose response body is read as it arrives.
+    ///   - upload: The request body, produced while it is sent; replaces a body the
+    ///     request's method carries. Its ``UploadBody/contentType`` (a multipart form's, with its
+    ///     boundary) is sent unless the request's ``Request/headers`` name a `Content-Type`.
     public func stream(
         _ request: Request<ResponseBody>, uploading upload: UploadBody? = nil
     ) async throws(APIError) -> (ResponseBody, ResponseHead) {

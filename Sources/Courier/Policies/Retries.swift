@@ -6,9 +6,9 @@ import Foundation
 /// The layer that sends a request again, by `policy`, when an attempt failed in a way the next
 /// may not, waiting a backoff (or the server's `Retry-After`) before each retry.
 ///
-/// It sits outside the redirect layer (``Policies/redirects``), so an attempt is a whole redirect chain and a
-/// retry starts again from the request as the caller made it; and inside the total deadline (``Policies/totalDeadline``),
-/// so the deadline bounds the attempts and the waits between them, and cuts a wait short.
+/// It sits outside the redirect layer, so an attempt is a whole redirect chain and a retry starts
+/// again from the request as the caller made it; and inside the total deadline, so the deadline
+/// bounds the attempts and the waits between them, and cuts a wait short.
 ///
 /// What the caller gets is the last attempt's: the response that was not retried, or the one
 /// that ran out of attempts, with the earlier attempts in ``ExchangeMetrics/attempts`` (on an
@@ -16,7 +16,7 @@ import Foundation
 /// were made ("…, after 3 attempts"). A task cancelled while the layer waits stops at once with
 /// `URLError(.cancelled)`.
 ///
-/// The ``RetryPolicy/requestField`` field is removed from every request, retried or not, so
+/// The `RetryPolicy.requestField` field is removed from every request, retried or not, so
 /// that it never reaches a server.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ package func retrying(_ policy: RetryPolicy = .standard) -> NetworkingLayer {
     buffered(retryLayer(policy))
 }
 
-/// the retry layer (``Policies/retries``) drawing its jitter from `random` and waiting with `sleep`, so that a test
+/// The retry layer, drawing its jitter from `random` and waiting with `sleep`, so that a test
 /// decides both.
 package func retrying(
     _ policy: RetryPolicy,
@@ -37,16 +37,16 @@ package func retrying(
 }
 
 extension StreamingLayers {
-    /// The streaming the retry layer (``Policies/retries``). A retry is decided on the head, before the body is handed
-    /// on: on a failed connection or a retryable status, whose body is dropped unread (which
-    /// cancels its transfer). Once a body has been handed to the caller, nothing is retried.
-    /// A streamed ``UploadBody`` (``UploadBody/isReplayable`` false) is never retried.
+    /// Retries (``Policies/retries``) for a streamed body. A retry is decided on the head, before
+    /// the body is handed on: on a failed connection or a retryable status, whose body is dropped
+    /// unread (which cancels its transfer). Once a body has been handed to the caller, nothing is
+    /// retried. A streamed ``UploadBody`` (``UploadBody/isReplayable`` false) is never retried.
     package static func retrying(_ policy: RetryPolicy = .standard) -> StreamingNetworkingLayer {
         retryLayer(policy)
     }
 }
 
-/// the retry layer (``Policies/retries``) over either kind of body.
+/// The retry layer over either kind of body.
 func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
     _ policy: RetryPolicy,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -146,7 +146,7 @@ extension URLError {
     /// Where ``afterAttempts(_:for:)`` keeps the number of attempts.
     static let attemptsKey = "CourierAttempts"
 
-    /// How many attempts were made before this error, when the retry layer (``Policies/retries``) made more than one.
+    /// How many attempts were made before this error, when the retry layer made more than one.
     package var attemptCount: Int? {
         userInfo[Self.attemptsKey] as? Int
     }

@@ -87,8 +87,9 @@ public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringC
     /// Where it came from, e.g. `COURIER_TRANSPORT`.
     public var source: String
 
-    /// Creates an error for `value`, read from `source`; public so that other readers of
-    /// configuration (a file, a `ConfigReader`) report a bad name the same way.
+    /// Creates an error for `value`, read from `source`; package-wide so that Courier's other
+    /// readers of configuration (`CourierConfiguration`'s `ConfigReader`) report a bad name the
+    /// same way.
     package init(value: String, source: String) {
         self.value = value
         self.source = source
