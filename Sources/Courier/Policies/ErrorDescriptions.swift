@@ -19,8 +19,8 @@ package func describingErrors() -> NetworkingLayer {
     buffered(errorDescriptionLayer())
 }
 
-/// the error-description layer over either kind of body: a body still arriving gets its later errors
-/// described too.
+/// The error-description layer over either kind of body: a body still arriving gets its later
+/// errors described too.
 func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in

@@ -23,8 +23,8 @@ public struct Policies: Sendable, Equatable {
     public var redirects = RedirectPolicy()
 
     /// Where cookies are kept and sent from, on every hop of a redirect chain; `nil` (the
-    /// default) for none, so every response depends only on its request. See
-    /// the cookie layer (``Policies/cookies``). Compared by identity.
+    /// default) for none, so every response depends only on its request. Compared by identity.
+    /// See ``CookieStore``.
     public var cookies: CookieStore? = nil
 
     /// Where responses are kept and answered again from (RFC 9111, a private cache); `nil` (the
@@ -62,9 +62,9 @@ public struct Policies: Sendable, Equatable {
     /// ``userAgent``.
     public var headers: [String: String] = [:]
 
-    /// Which failures and statuses are tried again, and how long to wait before each retry
-    /// (see ``RetryPolicy`` and the retry layer (``Policies/retries``)); ``RetryPolicy/none`` (the default) sends
-    /// every request once. ``RetryPolicy/standard`` retries as Alamofire's `RetryPolicy` does.
+    /// Which failures and statuses are tried again, and how long to wait before each retry (see
+    /// ``RetryPolicy``); ``RetryPolicy/none`` (the default) sends every request once.
+    /// ``RetryPolicy/standard`` retries as Alamofire's `RetryPolicy` does.
     public var retries = RetryPolicy.none
 
     /// The most body bytes accepted for one response, counted after gzip/deflate/br/zstd
@@ -99,7 +99,7 @@ public struct Policies: Sendable, Equatable {
 
     /// The same policies as `layers`, in the same order, for a ``StreamingNetworking``: each
     /// decides on the response head as its buffered counterpart does, and error descriptions and
-    /// the total deadline also cover the body while it is read (see the streaming layers).
+    /// the total deadline also cover the body while it is read (see ``StreamingLayers``).
     package var streamingLayers: [StreamingNetworkingLayer] {
         exchangeLayers()
     }

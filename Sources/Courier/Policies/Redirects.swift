@@ -17,8 +17,9 @@ package func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> 
     buffered(redirectLayer(policy))
 }
 
-/// the redirect layer (``Policies/redirects``) over either kind of body: each redirect is followed on its head,
-/// and the body of a 3xx that is followed is dropped unread (a body still arriving is cancelled).
+/// The redirect layer (``Policies/redirects``) over either kind of body: each redirect is followed
+/// on its head, and the body of a 3xx that is followed is dropped unread (a body still arriving
+/// is cancelled).
 /// The upload goes to the next hop by the rules that apply to `httpBody` (see
 /// ``RedirectPolicy``).
 func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {

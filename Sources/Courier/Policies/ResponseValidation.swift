@@ -17,7 +17,7 @@ package func validatingResponses() -> NetworkingLayer {
     buffered(validationLayer())
 }
 
-/// response validation over either kind of body: only the head is checked.
+/// Response validation over either kind of body: only the head is checked.
 func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in

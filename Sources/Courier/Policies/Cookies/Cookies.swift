@@ -35,8 +35,8 @@ package func storingCookies(in store: CookieStore) -> NetworkingLayer {
     buffered(cookieLayer(in: store))
 }
 
-/// the cookie layer (``Policies/cookies``) over either kind of body: the cookies of a response are stored from
-/// its head, before its body is read.
+/// The cookie layer (``Policies/cookies``) over either kind of body: the cookies of a response are
+/// stored from its head, before its body is read.
 func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
     { next in
         { request, upload in
