@@ -30,8 +30,7 @@ struct CurlAdmission<Transfer> {
     /// run, one per connection, or for requests that may share an HTTP/2 connection, the
     /// connections times the streams each may carry. The rest wait here rather than in libcurl,
     /// which would make each one an easy handle with its buffers and look at all of them on
-    /// every turn: 2,000 requests at once on 64 HTTP/1.1 connections took 51 rather than 76 us
-    /// of CPU each, and ran 52% faster (Benchmarks/README.md).
+    /// every turn (Benchmarks/README.md, "2,000 requests at once on 64 connections").
     ///
     /// `connections` is what the loop may hold to the host: its share of the per-host limit
     /// (``CurlLoopAssignment``), the whole limit when nil.

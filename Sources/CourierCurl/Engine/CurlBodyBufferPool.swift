@@ -4,8 +4,9 @@ import Courier
 /// Recycled memory for large response bodies.
 ///
 /// Why: a fresh 1 MiB `malloc` per body is served by `mmap` and given back by `munmap` (or a heap
-/// trim), so every body pays a page fault per 4 KiB on first write — measured at 2.3× a C libcurl
-/// program's CPU for 1 MiB GETs. A buffer that comes back here is already mapped and faulted in.
+/// trim), so every body pays a page fault per 4 KiB on first write (Benchmarks/README.md, "Figures
+/// behind the curl engine's comments"). A buffer that comes back here is already mapped and
+/// faulted in.
 ///
 /// Buffers are handed to callers as `Data(bytesNoCopy:count:deallocator: .custom)` whose
 /// deallocator calls ``give(_:)``, so the pool refills on whatever thread drops the `Data`; hence

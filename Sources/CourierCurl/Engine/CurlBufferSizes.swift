@@ -18,14 +18,14 @@ struct CurlBufferSizes: Equatable {
     static let libcurlUploadMinimum = 16 << 10
 
     /// The receive buffer of a response that may be large and is collected: the body of a
-    /// request without one (a GET); libcurl's 16 KiB default made a 10 MiB GET take ~40% more
-    /// CPU. Also the size of the chunks handed to a streamed body's reader, gathered from
+    /// request without one (a GET), since libcurl's 16 KiB default costs a large body far more
+    /// CPU (Benchmarks/README.md, "Uploads and bursts on the curl engine"). Also the size of the chunks handed to a streamed body's reader, gathered from
     /// several reads (see ``CurlTransfer/flushStreamedBody(atTurnEnd:)``): each chunk wakes a
     /// reader that keeps up.
     static let largeReceive = 256 << 10
     /// The receive buffer of a streamed body. Smaller than ``largeReceive`` so that a read which
-    /// fills it says the socket holds more (loopback reads of a 1 MiB body returned ~108 KiB
-    /// on average into 256 KiB, so a full read was rare), which lets the transfer gather reads
+    /// fills it says the socket holds more (a read rarely fills 256 KiB, so a full one would say
+    /// little; see "Streamed reads" in Benchmarks/README.md), which lets the transfer gather reads
     /// into chunks without holding any byte back; and a block of this size comes from the heap
     /// rather than from fresh pages that fault in on every transfer.
     static let streamedReceive = 64 << 10
@@ -39,9 +39,9 @@ struct CurlBufferSizes: Equatable {
     }
 
     /// A request that sends a body gets libcurl's 16 KiB receive buffer, since its answer is
-    /// usually short: with 256 KiB for both directions, 16 POSTs of 64 KiB in flight made the
-    /// heap grow and shrink on every transfer, and the body's copy into the upload buffer
-    /// faulted in fresh pages (9.7 page faults a request against 0.7, and ~30% more CPU).
+    /// usually short: with 256 KiB for both directions, many POSTs in flight make the heap grow
+    /// and shrink on every transfer, and the body's copy into the upload buffer faults in fresh
+    /// pages (Benchmarks/README.md, "POST 64 KiB, 16 in flight").
     init(for transfer: CurlTransfer) {
         let sendsBody = transfer.uploadReader != nil || !transfer.plan.body.isEmpty
         if transfer.bodyStorage != nil {

@@ -97,8 +97,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     // Curl thread only (CurlEventLoop+Transfers.swift works on these). Their accesses are
     // not checked for exclusivity at run time: one thread touches them, never two at once,
-    // and the checks cost about a tenth of the thread's own (not libcurl's) instructions per
-    // request, as callgrind counts them (Benchmarks/profile).
+    // and the checks are a sizeable share of the thread's own (not libcurl's) work per request
+    // (Benchmarks/README.md, "Instructions per request").
     @exclusivity(unchecked) var pool: CurlEasyHandlePool
     /// Transfers whose handle is in the multi handle: a transfer is here exactly from its
     /// `started` event to the action that releases its handle.
@@ -145,8 +145,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             socketEvents = try CurlSocketEvents(multi: multi)
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
             // libcurl's default cache size is 4 × the easy handles currently added, so it shrinks
-            // whenever the load dips, closes idle connections, and the next burst opens new ones:
-            // 2,000 requests saw 7 connections with a limit of 6. A fixed size keeps them.
+            // whenever the load dips, closes idle connections, and the next burst opens new ones
+            // (Benchmarks/README.md, "Figures behind the curl engine's comments"). A fixed size
+            // keeps them.
             try Curl.set(multi, .maxConnects, Self.connectionCacheSize(configuration))
             try Self.applyMultiplexing(configuration, to: multi)
         } catch {
@@ -284,9 +285,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         return mustWake
     }
 
-    /// Sent after the inbox's lock is released: the woken thread takes that lock at once, and
-    /// when the sender held it through the wake-up, perf caught the thread asleep on it
-    /// right after its wake-up, a second sleep and wake-up for one command.
+    /// Sent after the inbox's lock is released: the woken thread takes that lock at once, so a
+    /// sender still holding it would put the thread to sleep again right after its wake-up, a
+    /// second sleep and wake-up for one command.
     private func wake() {
         socketEvents.wake()
         _ = wakeupsInFlight.subtract(1, ordering: .releasing)
@@ -333,10 +334,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 resumeEndedTransfers()
                 resumeEndedAttempts()
                 // The wait ends at libcurl's own next timeout. While transfers are in
-                // flight the cap is short: twice in benchmarks a burst queued behind the
-                // per-host connection limit sat idle for exactly the old 10 s cap (0.2 s of
-                // CPU in 10 s), which points at a pending transfer libcurl 7.88 did not
-                // schedule a timer for. An idle transport still sleeps for long stretches.
+                // flight the cap is short: libcurl 7.88 can leave a transfer queued behind the
+                // per-host connection limit without a timer, and it waits out the whole cap
+                // (Benchmarks/README.md, "Figures behind the curl engine's comments").
+                // An idle transport still sleeps for long stretches.
                 let cap: Int32 = running.isEmpty && connectAttempts.isEmpty ? 10_000 : 250
                 // Commands that came in while the thread was busy (a job resumed above that
                 // submitted its next request, say) are taken at once, without a wake-up.

@@ -20,14 +20,12 @@ extension CurlTransport {
         /// than one core. Default: half the cores this process may run on, at least 1 (1 on 1
         /// or 2 cores, 8 on 16, 32 on 64).
         ///
-        /// Why half: a loop's thread does libcurl's work and little else, about 60% of a small
-        /// request's instructions; building the response, the policy layers and decoding run
-        /// on the awaiting tasks, on Swift's global executor, which has a thread per core. With
-        /// n loops kept busy, that other work needs about 0.6 × n more cores, so n ≈ cores ÷ 1.6
-        /// fills the machine; half leaves a little for the app's own work. On 2 cores a second
-        /// loop served fewer requests than one in three of four workloads, and on one core it
-        /// cost 4% more instructions per request (Benchmarks/README.md, "Event loops per
-        /// transport"). One host's HTTP/1.1 requests use at most ``maximumConnectionsPerHost``
+        /// Why half: a loop's thread does libcurl's work and little else, the larger part of a
+        /// small request's work; building the response, the policy layers and decoding run on
+        /// the awaiting tasks, on Swift's global executor, which has a thread per core. Loops
+        /// kept busy on a little more than half the cores leave that work the rest, so half
+        /// fills the machine and leaves a little for the app's own work (Benchmarks/README.md,
+        /// "Event loops per transport", measures it). One host's HTTP/1.1 requests use at most ``maximumConnectionsPerHost``
         /// loops (6 by default), so a transport that sends most of its traffic to one host
         /// gains from more loops only with a higher connection limit.
         ///
