@@ -5,9 +5,11 @@ import Foundation
 
 /// Sends one HTTP request and returns the response body and metadata.
 ///
-/// `Networking` is the single seam between Courier and the wire. It has the shape of
-/// `URLSession.data(for:)`, so any transport, decorator or test double is just a value of this
-/// type:
+/// `Networking` is the function type you compose, swap and double in tests: a transport's
+/// ``HTTPTransport/networking``, the same with a ``RequestModifier`` composed in front, the
+/// transports' policies over a function of your own (``Policies/apply(to:)``), and a test double
+/// are all values of it, and code written against it takes any of them. It has the shape of
+/// `URLSession.data(for:)`:
 ///
 /// ```swift
 /// let live: Networking = URLSessionTransport().networking
@@ -17,9 +19,12 @@ import Foundation
 /// }
 /// ```
 ///
-/// ## Implementing a transport
+/// Transports are not written as one: they are built over an engine's single exchange (see
+/// <doc:ImplementingATransport>), and hand out a `Networking` for the code that sends requests.
 ///
-/// A conforming function must:
+/// ## Writing one
+///
+/// A function of this type, a test double included, must:
 /// - return an `HTTPURLResponse` for every HTTP exchange, whatever its status code: a 404 is a
 ///   response, not an error. Status validation belongs to ``Dispatcher``.
 /// - throw `URLError` for failures on the wire (refused connection, timeout, connection lost,

@@ -6,8 +6,9 @@ import Foundation
 /// Sends `URLRequest`s through a ``Networking`` value, validates the status code and decodes
 /// bodies, turning every failure into one ``APIError``.
 ///
-/// The dispatcher knows nothing about transports: give it a `URLSessionTransport`, a
-/// `CurlTransport`, a composed ``Networking`` or a closure double.
+/// The dispatcher knows nothing about transports: it sends through any ``Networking``, a
+/// transport's ``HTTPTransport/networking``, one with request modifiers composed in front, or a
+/// closure double in a test.
 ///
 /// WireKit calls this type `NetworkDispatcher`; its `dispatch(request:)` is
 /// ``dispatch(_:as:)`` here, and its `NetworkRequestError` cases are ``APIError/Kind`` cases.
