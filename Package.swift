@@ -22,7 +22,7 @@ import PackageDescription
 // that each block is byte-equal to its file and runs the examples that can run.
 let snippetModules = [
     "ReadmeURLSession", "ReadmeCurl",
-    "CourierOverview", "ChoosingATransportConfiguration", "ChoosingATransportParity",
+    "CourierOverview", "CourierOverviewPost", "ChoosingATransportConfiguration", "ChoosingATransportParity",
     "ChoosingATransportParityTests", "PoliciesHardened", "PoliciesRetries", "StreamingDownload",
     "StreamingMetrics", "StreamingResume", "StreamingSequence", "StreamingUpload", "StreamingMultipart", "StreamingDuplex", "ObservabilityClient", "PoliciesLayers", "PoliciesAuthentication",
     "CachingOverview", "CachingOffline",

@@ -19,6 +19,7 @@ import Testing
 @testable import ComingFromWireKit
 @testable import CourierCombineOverview
 @testable import CourierOverview
+@testable import CourierOverviewPost
 @testable import CourierSSEOverview
 @testable import StreamingDownload
 @testable import StreamingDuplex
@@ -105,6 +106,32 @@ import CourierWebSocketTestSupport
             }
         }
         #expect(kind == .notFound)
+    }
+
+    /// The status route takes no code named "orders" and refuses with a 400: the snippet's
+    /// refusal, with the server's reason, after a POST whose body is the draft as JSON.
+    @Test func anOrderGoesOutAsJSONAndARefusalComesBackWithItsReason() async throws {
+        let (reason, recorded) = try await withTestServer { server in
+            let transport = URLSessionTransport()
+            let client = APIClient(baseURL: server.url("/status/"), transport: transport)
+            var reason: String?
+            do {
+                _ = try await submit(OrderDraft(item: "tea", quantity: 2), with: client)
+            } catch OrderFailure.rejected(let text) {
+                reason = text
+            } catch {
+                Issue.record("expected a rejection, got \(error)")
+            }
+            await transport.shutdown()
+            return (reason, server.lastRequest)
+        }
+        #expect(reason?.contains("status code must be") == true)
+        let request = try #require(recorded)
+        #expect(request.method == "POST")
+        #expect(request.value(for: "Content-Type") == "application/json")
+        let sent = try JSONSerialization.jsonObject(with: request.body) as? [String: Any]
+        #expect(sent?["item"] as? String == "tea")
+        #expect(sent?["quantity"] as? Int == 2)
     }
 
     @Test func configuredClientSendsThroughTheConfiguredTransport() async throws {
