@@ -15,8 +15,8 @@ import Foundation
 /// ``AuthenticationError``, and the next request tries again.
 ///
 /// ```swift
-/// let authentication = Authentication(origin: URL(string: "https://api.example.com")!) { rejected in
-///     let token = try await fetchToken(replacing: rejected)
+/// let authentication = Authentication(origin: URL(string: "https://api.example.com")!) { current in
+///     let token = try await fetchToken(replacing: current)
 ///     return .bearer(token.value, expiration: token.expiration)
 /// }
 /// var policies = Policies()
@@ -42,12 +42,6 @@ public final class Authentication: HTTPExchangeLayer {
 
     typealias Waiter = CheckedContinuation<(Credential, generation: Int), any Error>
 
-    /// - Parameters:
-    ///   - origin: Where the credential is sent: requests with the same scheme, host and port.
-    ///   - credential: The credential to start with; nil to refresh before the first request.
-    ///   - refreshMargin: How many seconds before its ``Credential/expiration`` a credential is
-    ///     refreshed; 30 by default.
-    ///   - refresh: Makes a new credential; given the one it replaces (nil at first).
     /// Sends `credential` with every request to `origin` and never refreshes it: a token an app
     /// was given, an API key. A 401 is the answer, as the server gave it.
     ///
@@ -58,6 +52,17 @@ public final class Authentication: HTTPExchangeLayer {
         self.init(origin: origin, credential: credential, refreshMargin: 0, now: { Date() }, refresh: nil)
     }
 
+    /// Sends a credential to `origin`, made by `refresh` when there is none yet, when it expires
+    /// within `refreshMargin`, and after a 401 from there.
+    ///
+    /// - Parameters:
+    ///   - origin: Where the credential is sent: requests with the same scheme, host and port.
+    ///   - credential: The credential to start with; nil to refresh before the first request.
+    ///   - refreshMargin: How many seconds before its ``Credential/expiration`` a credential is
+    ///     refreshed; 30 by default.
+    ///   - refresh: Makes a new credential. Its argument is the current credential, the one
+    ///     expiring or rejected (so that a refresh token it was issued with can be looked up);
+    ///     nil at first, when no `credential` was given and none has been made yet.
     public convenience init(
         origin: URL, credential: Credential? = nil, refreshMargin: TimeInterval = 30,
         refresh: @escaping @Sendable (_ replacing: Credential?) async throws -> Credential

@@ -7,16 +7,20 @@ import Foundation
 public struct Credential: Sendable, Equatable, CustomStringConvertible {
     /// The whole `Authorization` value, scheme included: `Bearer eyJ…`, `Basic …`.
     public var authorization: String
-    /// When the server stops accepting it, if known; it is refreshed a little before.
+    /// When the server stops accepting it, if known; it is refreshed a little before. A
+    /// credential without one (nil) is used until the server rejects it with a 401, and only
+    /// then refreshed.
     public var expiration: Date?
 
-    /// A credential sent as `authorization`, good until `expiration` when known.
+    /// A credential sent as `authorization`, good until `expiration` when known, and until the
+    /// server rejects it when nil.
     public init(authorization: String, expiration: Date? = nil) {
         self.authorization = authorization
         self.expiration = expiration
     }
 
-    /// A bearer token (RFC 6750): sent as `Bearer <token>`.
+    /// A bearer token (RFC 6750): sent as `Bearer <token>`, good until `expiration` when known,
+    /// and until the server rejects it when nil.
     public static func bearer(_ token: String, expiration: Date? = nil) -> Credential {
         Credential(authorization: "Bearer \(token)", expiration: expiration)
     }

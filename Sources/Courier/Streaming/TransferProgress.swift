@@ -3,8 +3,10 @@ import Foundation
 /// How far one exchange has got: bytes of the request body taken by the engine, bytes of the
 /// response body read, and the totals when they are known.
 ///
-/// Reported by the progress layer and by the transports' `download`
-/// and `upload` methods.
+/// Reported by the transports' `download` and `upload` methods
+/// (``HTTPTransport/download(for:progress:)``, ``HTTPTransport/upload(for:fromFile:progress:)``),
+/// at most ten times a second while bytes move, and always for the response head, the last
+/// byte sent and the end of the response body (``isFinished``).
 public struct TransferProgress: Sendable, Equatable {
     /// Bytes of the request body the engine has taken to send so far. Starts again from zero
     /// when a 307 or 308 redirect sends the body again.
@@ -41,14 +43,21 @@ public struct TransferProgress: Sendable, Equatable {
         self.isFinished = isFinished
     }
 
-    /// The share of the response body read, `0...1`, when its size is known.
+    /// The share of the response body read, from 0 to 1: ``bytesReceived`` over
+    /// ``expectedBytesToReceive``.
+    ///
+    /// Nil while the size is unknown: a response without `Content-Length`, a content-encoded
+    /// one, or one that sent more than it announced. Once the body has been read to its end the
+    /// size is known, so a finished transfer's fraction is 1, an empty body's included.
     public var fractionReceived: Double? {
         guard let expected = expectedBytesToReceive else { return nil }
         guard expected > 0 else { return isFinished ? 1 : 0 }
         return min(1, Double(bytesReceived) / Double(expected))
     }
 
-    /// The share of the request body sent, `0...1`, when its size is known.
+    /// The share of the request body sent, from 0 to 1: ``bytesSent`` over
+    /// ``expectedBytesToSend``; 1 with no body, nil when the body's size is unknown (a stream
+    /// without a length).
     public var fractionSent: Double? {
         guard let expected = expectedBytesToSend else { return nil }
         guard expected > 0 else { return 1 }
