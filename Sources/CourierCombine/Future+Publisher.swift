@@ -14,7 +14,7 @@ extension Courier.Future {
     /// wait: the future is shared, so its work carries on for other observers.
     ///
     /// Values arrive on a thread of Swift's global concurrent executor (the publisher is a
-    /// ``TaskPublisher`` awaiting ``Courier/Future/value``); use `receive(on:)` to hop to the main
+    /// ``TaskPublisher`` awaiting ``/Courier/Future/value``); use `receive(on:)` to hop to the main
     /// queue.
     public var publisher: AnyPublisher<Value, any Error> {
         TaskPublisher { try await self.value }.eraseToAnyPublisher()

@@ -9,11 +9,11 @@ import OpenCombine
 #endif
 import Courier
 
-/// ``Courier/Networking`` in publisher form: a function from a request to a publisher of its
+/// ``/Courier/Networking`` in publisher form: a function from a request to a publisher of its
 /// body and response.
 ///
 /// Code written against Combine can depend on this function type alone, the way `async` code
-/// depends on ``Courier/Networking``, so tests inject a closure and production code injects
+/// depends on ``/Courier/Networking``, so tests inject a closure and production code injects
 /// ``networkingPublisher(from:)`` over a real transport:
 ///
 /// ```swift
@@ -51,7 +51,7 @@ public func publisher(
     .eraseToAnyPublisher()
 }
 
-/// Adapts an `async` ``Courier/Networking`` function into a ``NetworkingPublisher``, so the same
+/// Adapts an `async` ``/Courier/Networking`` function into a ``NetworkingPublisher``, so the same
 /// transport, decorators and test doubles serve both styles.
 public func networkingPublisher(from networking: @escaping Networking) -> NetworkingPublisher {
     { request in publisher(for: request, using: networking) }

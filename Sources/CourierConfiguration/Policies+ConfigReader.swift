@@ -4,7 +4,7 @@ import Courier
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Policies {
     /// Reads the policies both transports share from `config`; an absent key keeps the default
-    /// of ``Courier/Policies/init()``.
+    /// of ``/Courier/Policies/init()``.
     ///
     /// Keys are relative to `config`, which the caller scopes (conventionally
     /// `config.scoped(to: "courier")`, so the environment spelling starts with `COURIER_`):
@@ -21,8 +21,8 @@ extension Policies {
     /// | `headers` | string list, secret | none | `Name: value` entries; a repeated name's values are joined | `headers` |
     /// | `limits.responseBytes` | int | `67108864` (64 MiB) | 0 or more | `maximumResponseBytes` |
     /// | `limits.headerBytes` | int | `262144` (256 KiB) | 1 or more | `maximumHeaderBytes` |
-    /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``Courier/CookieStore`` | `cookies` |
-    /// | `cache.enabled` | bool | `false` | `true` keeps responses in memory (``Courier/HTTPCache/init(maximumBytes:usesHeuristicFreshness:)``) | `cache` |
+    /// | `cookies.enabled` | bool | `false` | `true`, `false`; `true` gives a new, empty ``/Courier/CookieStore`` | `cookies` |
+    /// | `cache.enabled` | bool | `false` | `true` keeps responses in memory (``/Courier/HTTPCache/init(maximumBytes:usesHeuristicFreshness:)``) | `cache` |
     /// | `cache.directory` | string | none | a directory path; keeps responses there, shared with other processes | `cache` |
     /// | `cache.maximumBytes` | int | `33554432` (32 MiB) in memory, `268435456` (256 MiB) in a directory | 1 or more | the cache's bound |
     /// | `cache.heuristicFreshness` | bool | `false` | `true`, `false` | the cache's `usesHeuristicFreshness` |
@@ -37,7 +37,7 @@ extension Policies {
     /// | `retries.anyMethod` | bool | `false` | `true`, `false` | `retries.retriesAnyMethod` |
     ///
     /// A list is an array in a file and comma-separated in the environment. See
-    /// ``TransportKind/makeTransport(config:)`` for every key of every transport.
+    /// ``CourierCurl/TransportKind/makeTransport(config:)`` for every key of every transport.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
     ///   accepts, when a value is of the wrong type or out of range.

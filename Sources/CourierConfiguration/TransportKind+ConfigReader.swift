@@ -5,10 +5,10 @@ import CourierCurl
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension TransportKind {
     /// Reads the transport's name from the `transport` key of `config`; absent or empty means
-    /// ``CourierCurl/TransportKind/default``.
+    /// ``/CourierCurl/TransportKind/default``.
     ///
     /// Scoped to `courier`, the key is `courier.transport`, which `EnvironmentVariablesProvider`
-    /// spells `COURIER_TRANSPORT`: the variable ``CourierCurl/TransportKind/init(environment:)``
+    /// spells `COURIER_TRANSPORT`: the variable ``/CourierCurl/TransportKind/init(environment:)``
     /// reads, with the same values and the same error type (whose `source` is then the key).
     ///
     /// ```swift
@@ -17,7 +17,7 @@ extension TransportKind {
     /// let transport = try TransportKind(config: config.scoped(to: "courier"))
     /// ```
     ///
-    /// - Throws: ``CourierCurl/TransportSelectionError`` whose `source` is the full key, e.g.
+    /// - Throws: ``/CourierCurl/TransportSelectionError`` whose `source` is the full key, e.g.
     ///   `courier.transport="libcurl" is not a transport; accepted values: urlsession, curl`.
     public init(config: ConfigReader) throws(TransportSelectionError) {
         let reader = SettingReader(config)
@@ -103,7 +103,7 @@ extension TransportKind {
     /// | `courier.urlsession.contentDecoding` | `COURIER_URLSESSION_CONTENT_DECODING` | string | `all` | `identityOnly`, `all` |
     /// | `courier.urlsession.maximumUnreadBytes` | `COURIER_URLSESSION_MAXIMUM_UNREAD_BYTES` | int | `67108864` (64 MiB) | 1 or more |
     ///
-    /// The `redirects`, `timeouts`, `limits`, `userAgent`, `headers`, `cookies` and `retries` keys are the ``Courier/Policies`` both
+    /// The `redirects`, `timeouts`, `limits`, `userAgent`, `headers`, `cookies` and `retries` keys are the ``/Courier/Policies`` both
     /// transports share (``Courier/Policies/init(config:)``); the `curl` and `urlsession` keys
     /// are each engine's own (``CourierCurl/CurlTransport/Configuration/init(config:)``,
     /// ``Courier/URLSessionTransport/Configuration/init(config:)``). Both engines' keys are
@@ -118,7 +118,7 @@ extension TransportKind {
     /// The `http` and `tls` keys ask for what only `curl` does; with `urlsession`, any of them
     /// set (but `automatic` and `1.2`, which it does anyway) fails the same way, naming the key.
     ///
-    /// - Throws: ``CourierCurl/TransportSelectionError`` for an unknown transport name,
+    /// - Throws: ``/CourierCurl/TransportSelectionError`` for an unknown transport name,
     ///   ``ConfigurationValueError`` for any other unusable value (each naming the full key and
     ///   what it accepts), `RequestError.unsupportedOption` for a routing, `http` or `tls` key
     ///   with `urlsession`, and what the transport's initializer throws.

@@ -9,13 +9,13 @@ import OpenAPIRuntime
 /// Runs a client that swift-openapi-generator made over one of Courier's transports, streaming
 /// both ways.
 ///
-/// Give it the transport's ``Courier/StreamingNetworking`` and hand it to the generated `Client`
+/// Give it the transport's ``/Courier/StreamingNetworking`` and hand it to the generated `Client`
 /// as its `transport`, with the server URL from the document (`Servers.server1()`) or your own:
 /// the generated operations then go out through Courier's engine and its policies (redirects,
 /// cookies, deadline, validation), whichever engine that is. This module never links libcurl:
 /// an app that uses `URLSessionTransport` alone depends on `Courier` and `CourierOpenAPI` only.
 ///
-/// A request body goes out as it is produced, as an ``Courier/UploadBody`` stream, with its
+/// A request body goes out as it is produced, as an ``/Courier/UploadBody`` stream, with its
 /// length as `Content-Length` when the body knows it and chunked otherwise. A response body
 /// arrives as an `HTTPBody` that yields the engine's chunks as they come, so a generated
 /// operation that returns `application/octet-stream` can be read chunk by chunk without holding

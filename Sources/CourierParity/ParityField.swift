@@ -10,7 +10,7 @@ public enum ParityField: Hashable, Sendable, CustomStringConvertible {
     case body
     /// The final URL, after redirects.
     case finalURL
-    /// The failure: `URLError` code, ``Courier/RequestError`` or other error.
+    /// The failure: `URLError` code, ``/Courier/RequestError`` or other error.
     case failure
     /// Whether the server received a request at all.
     case receivedRequest

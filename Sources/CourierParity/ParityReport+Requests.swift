@@ -5,8 +5,8 @@ import Courier
 import CourierCurl
 import Foundation
 
-/// Compares both engines on your own typed requests, with your own policies: each ``Request``
-/// is resolved against `baseURL` as ``Courier/APIClient`` resolves it, and sent once through a
+/// Compares both engines on your own typed requests, with your own policies: each ``/Courier/Request``
+/// is resolved against `baseURL` as ``/Courier/APIClient`` resolves it, and sent once through a
 /// `URLSessionTransport` and once through a `CurlTransport`, both built with `policies`.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import Foundation
 /// requests your server can take twice; see
 /// ``parityReport(for:urlSessionConfiguration:curlConfiguration:comparing:)`` for the rest.
 ///
-/// - Throws: ``Courier/RequestError`` for a request that cannot be built; `CurlError` when
+/// - Throws: ``/Courier/RequestError`` for a request that cannot be built; `CurlError` when
 ///   libcurl cannot be initialised.
 public func parityReport<each Response>(
     for requests: repeat Request<each Response>,

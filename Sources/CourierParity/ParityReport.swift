@@ -18,11 +18,15 @@ import Foundation
 /// given configurations and released when it ends. URLSession decodes every content coding here
 /// (`contentDecoding: .all`), as libcurl does, so that the two engines are compared on the same
 /// exchange; its default asks for identity instead (see
-/// ``Courier/URLSessionTransport/Configuration/ContentDecoding``).
+/// ``/Courier/URLSessionTransport/Configuration/ContentDecoding``).
 ///
-/// - Parameter fields: What to compare; by default everything a client sees. Headers in
-///   ``IgnoredHeader/all`` are never compared.
-/// - Throws: ``CourierCurl/CurlError`` when libcurl cannot be initialised.
+/// - Parameters:
+///   - requests: The requests to send, each once through each engine.
+///   - urlSessionConfiguration: The configuration of the URLSession transport.
+///   - curlConfiguration: The configuration of the curl transport.
+///   - fields: What to compare; by default everything a client sees. Headers in
+///     ``IgnoredHeader/all`` are never compared.
+/// - Throws: ``/CourierCurl/CurlError`` when libcurl cannot be initialised.
 public func parityReport(
     for requests: [URLRequest],
     urlSessionConfiguration: URLSessionTransport.Configuration = .init(contentDecoding: .all),
@@ -41,8 +45,10 @@ public func parityReport(
 /// already hold, for example ones with request modifiers composed onto them.
 ///
 /// - Parameters:
+///   - requests: The requests to send, each once through each transport.
 ///   - urlSession: The reference transport, reported as URLSession's values.
 ///   - curl: The transport compared with it, reported as curl's values.
+///   - fields: What to compare, as above.
 public func parityReport(
     for requests: [URLRequest],
     urlSession: Networking,

@@ -8,18 +8,20 @@ extension APIClient {
     /// Opens an event stream: sends `request` with `Accept: text/event-stream` and returns the
     /// events of its response as they arrive.
     ///
-    /// The request goes through ``Courier/APIClient/stream(_:uploading:)``, so its status is
-    /// checked as every other request's: an unacceptable one throws the same ``Courier/APIError``.
+    /// The request goes through ``/Courier/APIClient/stream(_:uploading:)``, so its status is
+    /// checked as every other request's: an unacceptable one throws the same ``/Courier/APIError``.
     /// A request that names its own `Accept` keeps it. A response whose `Content-Type` is not
-    /// `text/event-stream` throws an ``Courier/APIError`` of kind
-    /// ``Courier/APIError/Kind/decoding(_:)`` with the head and the first 64 KiB of the body, as
+    /// `text/event-stream` throws an ``/Courier/APIError`` of kind
+    /// ``/Courier/APIError/Kind/decoding(_:)`` with the head and the first 64 KiB of the body, as
     /// the specification's `EventSource` fails such a response.
     ///
     /// The stream is read once: for reconnection, as `EventSource` does, use
     /// ``events(_:maximumEventBytes:reconnecting:deadline:)``.
     ///
-    /// - Parameter maximumEventBytes: The most bytes one line, or the `data` of one event, may
-    ///   hold, 1 MiB by default; past it a read throws ``ServerSentEventsError``.
+    /// - Parameters:
+    ///   - request: The request that opens the stream.
+    ///   - maximumEventBytes: The most bytes one line, or the `data` of one event, may hold,
+    ///     1 MiB by default; past it a read throws ``ServerSentEventsError``.
     public func events(
         _ request: Request<ResponseBody>,
         maximumEventBytes: Int = ServerSentEventParser.defaultMaximumEventBytes
@@ -42,10 +44,11 @@ extension APIClient {
     /// which endings reconnect and which stop.
     ///
     /// - Parameters:
+    ///   - request: The request that opens the stream, sent again for each reconnection.
     ///   - maximumEventBytes: The most bytes one line, or the `data` of one event, may hold,
     ///     1 MiB by default; past it a read throws ``ServerSentEventsError`` and nothing reconnects.
     ///   - policy: Which failures reconnect, the backoff, and how many connections in a row may
-    ///     deliver no event (``Courier/RetryPolicy/maximumAttempts``, the first included).
+    ///     deliver no event (``/Courier/RetryPolicy/maximumAttempts``, the first included).
     ///   - deadline: The most seconds the whole sequence may take, streams and waits included;
     ///     past it a read throws `URLError(.timedOut)` naming it. `nil` for no bound.
     public func events(
@@ -59,7 +62,7 @@ extension APIClient {
         )
     }
 
-    /// Sends `request` through ``Courier/APIClient/stream(_:uploading:)``, asking for
+    /// Sends `request` through ``/Courier/APIClient/stream(_:uploading:)``, asking for
     /// `text/event-stream` unless it names its own `Accept`.
     func sendForEvents(_ request: Request<ResponseBody>) async throws(APIError) -> (ResponseBody, ResponseHead) {
         var request = request
@@ -69,7 +72,7 @@ extension APIClient {
         return try await stream(request)
     }
 
-    /// Throws the ``Courier/APIError`` described in ``events(_:maximumEventBytes:)`` unless `head`
+    /// Throws the ``/Courier/APIError`` described in ``events(_:maximumEventBytes:)`` unless `head`
     /// says `body` is an event stream.
     func requireEventStream(_ body: ResponseBody, _ head: ResponseHead, for request: Request<ResponseBody>) async throws(APIError) {
         let contentType = head.value(forHTTPHeaderField: "Content-Type")
@@ -95,8 +98,8 @@ extension APIClient {
         }
     }
 
-    /// The most bytes of a body that is not an event stream kept in its ``Courier/APIError``, as
-    /// ``Courier/APIClient/stream(_:uploading:)`` keeps of an unacceptable one.
+    /// The most bytes of a body that is not an event stream kept in its ``/Courier/APIError``, as
+    /// ``/Courier/APIClient/stream(_:uploading:)`` keeps of an unacceptable one.
     private static let unexpectedBodyLimit = 64 << 10
 
     /// Whether a `Content-Type` value names `text/event-stream`, with any parameters.

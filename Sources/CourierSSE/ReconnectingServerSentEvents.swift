@@ -8,7 +8,7 @@ import Foundation
 /// reconnects, made by ``Courier/APIClient/events(_:maximumEventBytes:reconnecting:deadline:)``.
 ///
 /// Nothing is sent until the sequence is iterated; each iteration opens the stream anew. When a
-/// stream ends, cleanly or with a failure its ``Courier/RetryPolicy`` retries (a lost connection,
+/// stream ends, cleanly or with a failure its ``/Courier/RetryPolicy`` retries (a lost connection,
 /// a timeout, a retryable status), the request is sent again with `Last-Event-ID` set to the last
 /// event ID seen, so the server can go on after it. Events flow as one sequence across
 /// reconnections, and one the stream ended in the middle of is never returned.
@@ -16,11 +16,11 @@ import Foundation
 /// The wait before a reconnection is the server's `retry` time after a stream that ended
 /// cleanly, and otherwise the policy's backoff (never shorter than the server's `retry` time).
 /// A 429 or 503 with `Retry-After` waits what it asks instead of the backoff, as the retry
-/// policy does; one that asks past ``Courier/RetryPolicy/maximumRetryAfter`` ends the sequence
+/// policy does; one that asks past ``/Courier/RetryPolicy/maximumRetryAfter`` ends the sequence
 /// with that response's error.
-/// ``Courier/RetryPolicy/maximumAttempts`` bounds the connections in a row that deliver no event,
+/// ``/Courier/RetryPolicy/maximumAttempts`` bounds the connections in a row that deliver no event,
 /// the one before them included, so `maximumAttempts: 1` never reconnects; a connection that
-/// delivers an event starts the count again. ``Courier/RetryPolicy/maximumRetryTime`` bounds the
+/// delivers an event starts the count again. ``/Courier/RetryPolicy/maximumRetryTime`` bounds the
 /// time since the last event after which a reconnection is still begun.
 ///
 /// The sequence ends on a 204 No Content, which tells an `EventSource` to stop, and when the
@@ -256,7 +256,7 @@ extension APIError.Kind {
 }
 
 extension Duration {
-    /// This duration in seconds, as ``Courier/RetryPolicy`` counts them.
+    /// This duration in seconds, as ``/Courier/RetryPolicy`` counts them.
     fileprivate var seconds: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }

@@ -13,7 +13,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Iterate it once, as its ``Courier/ResponseBody``. The sequence ends when the body does; an event
+/// Iterate it once, as its ``/Courier/ResponseBody``. The sequence ends when the body does; an event
 /// the body ends in the middle of, before its blank line, is dropped. A read throws what the
 /// body throws, and ``ServerSentEventsError`` once a line or an event passes
 /// ``maximumEventBytes``; the iterator then lets go of the body, and dropping the sequence too
@@ -30,8 +30,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     /// The events of `body`.
     ///
-    /// - Parameter maximumEventBytes: The most bytes one line, or the `data` of one event, may
-    ///   hold, 1 MiB by default; past it a read throws ``ServerSentEventsError``.
+    /// - Parameters:
+    ///   - body: A response body in the `text/event-stream` format, read as it arrives.
+    ///   - maximumEventBytes: The most bytes one line, or the `data` of one event, may hold,
+    ///     1 MiB by default; past it a read throws ``ServerSentEventsError``.
     public init(_ body: ResponseBody, maximumEventBytes: Int = ServerSentEventParser.defaultMaximumEventBytes) {
         self.body = body
         self.maximumEventBytes = Swift.max(1, maximumEventBytes)

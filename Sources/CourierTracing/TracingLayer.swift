@@ -33,7 +33,7 @@ import Tracing
 /// which keeps its kind and Courier's redacted message but not the URL. Where the engine
 /// measured the phases (`CurlTransport` does; `URLSessionTransport` measures only the first byte
 /// and the total), each becomes an event at the time it ended, named after its
-/// ``ExchangeMetrics`` field: `queued`, `nameLookup`, `connect`, `secureConnect`, `requestSent`,
+/// ``/Courier/ExchangeMetrics`` field: `queued`, `nameLookup`, `connect`, `secureConnect`, `requestSent`,
 /// `firstByte`. A failed exchange's span gets the events of the phases it reached, and ends
 /// when the engine measured its end, from what its error carries (`URLError.exchangeMetrics`).
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A directory an ``HTTPCache`` cannot keep responses in, thrown by
-/// ``HTTPCache/init(directory:maximumBytes:)`` before any request is served.
+/// ``HTTPCache/init(directory:maximumBytes:usesHeuristicFreshness:)`` before any request is served.
 public struct CacheDirectoryError: Error, CustomStringConvertible, Sendable {
     /// The directory that was asked for.
     public let directory: URL

@@ -12,7 +12,7 @@ import Foundation
 /// `Content-Encoding`, `Content-Language`, `Content-Location`). A relative `Location` resolves
 /// against the current URL. An ``UploadBody`` (see the streaming redirect layer)
 /// goes or stays as `httpBody` does; one that a 307 or 308 keeps but that cannot be sent again
-/// (see ``UploadBody/isReplayable``) fails the redirect with
+/// (a stream read once) fails the redirect with
 /// `URLError(.requestBodyStreamExhausted)`, as a body stream does.
 ///
 /// Safety rules are those curl, Go and urllib3 each had to add after the fact: credentials never
@@ -41,8 +41,8 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// the exchange in clear text, and it fails with
     /// `URLError(.appTransportSecurityRequiresSecureConnection)`.
     public var allowsInsecureRedirects: Bool
-    /// Header names, beyond ``alwaysSensitiveHeaderNames``, removed when a redirect changes
-    /// origin; compared case-insensitively.
+    /// Header names, beyond `Authorization`, `Cookie` and `Proxy-Authorization`, removed when a
+    /// redirect changes origin; compared case-insensitively.
     public var sensitiveHeaderNames: Set<String> {
         didSet { lowercasedSensitiveNames = Self.lowercased(sensitiveHeaderNames) }
     }

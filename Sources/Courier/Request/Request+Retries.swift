@@ -4,7 +4,7 @@ extension Request {
     /// This request, retried by ``Policies/retries`` whatever its method: for a POST or PATCH
     /// the server handles idempotently (one that carries an idempotency key, say).
     ///
-    /// Sets ``RetryPolicy/requestField`` to `always`; the retry layer removes the field before
+    /// Sets the `Courier-Retry` field to `always`; the retry layer removes the field before
     /// the request is sent. A field, rather than a setting on the client, because it travels
     /// with the request through every ``Networking`` and layer to the one place that retries,
     /// and a `URLRequest` built by hand can carry it too.
@@ -17,7 +17,7 @@ extension Request {
     }
 
     /// This request, sent once whatever ``Policies/retries`` says: for a GET with an effect.
-    /// Sets ``RetryPolicy/requestField`` to `never`.
+    /// Sets the `Courier-Retry` field to `never`.
     public func notRetrying() -> Self {
         withRetryField("never")
     }

@@ -18,7 +18,10 @@ extension URL {
     /// `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info`. Requests for it send
     /// `Host: localhost`.
     ///
-    /// - Parameter secure: TLS over the socket (`https+unix`).
+    /// - Parameters:
+    ///   - socketPath: The socket's path in the file system.
+    ///   - path: The request's path on the server, with its query if any; `/` by default.
+    ///   - secure: TLS over the socket (`https+unix`).
     /// - Returns: `nil` when `socketPath` is empty or `path` does not start with `/`.
     public static func unixSocket(_ socketPath: String, path: String = "/", secure: Bool = false) -> URL? {
         guard !socketPath.isEmpty, path.hasPrefix("/"),

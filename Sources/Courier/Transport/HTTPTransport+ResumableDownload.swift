@@ -38,8 +38,11 @@ extension HTTPTransport {
     /// an engine that cannot pause at the bytes the file has not taken yet, up to its unread
     /// limit.
     ///
-    /// - Parameter progress: Told how many bytes of each response arrived (see the progress
-    ///   layer), counted from where that response starts.
+    /// - Parameters:
+    ///   - request: The GET to download; its `Range` and `If-Range` are replaced.
+    ///   - destination: The file to write, continued when a record says it is unfinished.
+    ///   - progress: Told how many bytes of each response arrived, counted from where that
+    ///     response starts.
     /// - Returns: The final response: 200 when the file was written whole, 206 when it was
     ///   resumed, 416 when it was already complete; another status leaves the file unchanged.
     /// - Throws: what ``stream(for:uploading:)`` throws, with the file and record kept for a

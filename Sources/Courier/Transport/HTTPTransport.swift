@@ -107,8 +107,9 @@ extension HTTPTransport {
     /// move or delete; when the download fails or its task is cancelled, it is removed before
     /// the error is thrown.
     ///
-    /// - Parameter progress: Told how many bytes arrived, about ten times a second and once at
-    ///   the end (see the progress layer).
+    /// - Parameters:
+    ///   - request: The request whose response body is downloaded.
+    ///   - progress: Told how many bytes arrived, about ten times a second and once at the end.
     public func download(
         for request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> (URL, URLResponse) {

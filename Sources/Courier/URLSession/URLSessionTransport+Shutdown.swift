@@ -5,7 +5,7 @@ import Foundation
 
 extension URLSessionTransport {
     /// Cancels the requests in flight, refuses new ones and releases the session; returns once
-    /// the session is invalid, or after ``shutdownWait`` at most.
+    /// the session is invalid, or after a second at most.
     ///
     /// Requests in flight, and requests sent afterwards, throw `URLError(.cancelled)` saying
     /// that the transport was shut down; a body being read ends with `URLError(.cancelled)`.

@@ -5,7 +5,7 @@ import Foundation
 
 extension URLSessionTransport {
     /// Opens a WebSocket with `URLSessionWebSocketTask` where this process's Foundation has
-    /// WebSockets, asked of Foundation at run time (see ``FoundationWebSocketSupport``); where
+    /// WebSockets, asked of Foundation at run time; where
     /// it has none, as on Linux toolchains whose FoundationNetworking was built without them,
     /// refuses with ``RequestError/unsupportedOption(_:transport:supportedBy:)`` naming
     /// `CurlTransport`, with nothing sent. So are ``WebSocket/Options/compression``,

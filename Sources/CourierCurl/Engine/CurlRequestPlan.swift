@@ -30,20 +30,20 @@ struct CurlRequestPlan: Sendable {
     var dohURL: URL?
     var shape: Shape
     var body: Data
-    /// A body produced while it is sent: an ``Courier/UploadBody`` given to the streaming API,
+    /// A body produced while it is sent: an ``/Courier/UploadBody`` given to the streaming API,
     /// or `URLRequest.httpBodyStream`; nil for a `Data` body or none.
     var upload: UploadBody?
     /// `CURLOPT_POSTFIELDSIZE_LARGE` for a body: the `Data`'s size or, for a streamed upload,
     /// its length or the request's own `Content-Length`; -1 (unknown) sends it chunked, as
     /// URLSession does.
     var uploadLength: Int64
-    /// Told how many bytes of `body` libcurl has taken, when an ``Courier/UploadBody`` of bytes
+    /// Told how many bytes of `body` libcurl has taken, when an ``/Courier/UploadBody`` of bytes
     /// is observed for progress (a streamed upload's reader reports its own reads).
     var bodyObserver: (@Sendable (Int64) -> Void)?
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
     /// distinct set (see ``CurlHeaderListCache``).
     var headers: Headers
-    /// The idle timeout (``Courier/Policies/idleTimeout``, or the request's own
+    /// The idle timeout (``/Courier/Policies/idleTimeout``, or the request's own
     /// `timeoutInterval`): the longest silence allowed, the wait for a connection
     /// included. Enforced through ``CurlTransfer/overdueError(at:)`` by the progress callback and
     /// the event loop, to within a few hundred milliseconds.
@@ -148,8 +148,8 @@ extension CurlRequestPlan {
         /// `httpBody` or any `httpBodyStream`; every other body, an upload's among them, loses
         /// the label.
         var keepsFormContentType: Bool
-        /// ``Courier/Policies/userAgent``; nil for the one both transports send by default
-        /// (``Courier/DefaultUserAgent``).
+        /// ``/Courier/Policies/userAgent``; nil for the one both transports send by default
+        /// (``/Courier/DefaultUserAgent``).
         var userAgent: String?
 
         /// `CURLOPT_HTTPHEADER` lines in libcurl's syntax: the request's own headers (`Name: value`,

@@ -1,7 +1,7 @@
 /// A failure inside ``CurlTransport`` that keeps libcurl's own code and message.
 ///
 /// Failures on the wire reach callers as `URLError`, with the code URLSession gives for the same
-/// event and this error attached under `NSUnderlyingErrorKey` (see ``underlying(of:)``). A
+/// event and this error attached under `NSUnderlyingErrorKey`. A
 /// `CurlError` is thrown directly only for problems that are not about the exchange: a libcurl
 /// option that failed, a handle that could not be created, a transport that was shut down, or a
 /// client certificate of the caller's that cannot be used (``Kind/clientCertificateUnusable``).
@@ -27,9 +27,11 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
         package static let globalInit = Kind(value: .globalInit)
         /// The transport was shut down before the request finished.
         public static let shutDown = Kind(value: .shutDown)
-        /// The decoded body passed ``CurlTransport/Configuration/maximumResponseBytes``.
+        /// The decoded body passed the ``/Courier/Policies/maximumResponseBytes`` of the transport's
+        /// ``CurlTransport/Configuration/policies``.
         public static let responseTooLarge = Kind(value: .responseTooLarge)
-        /// The response headers passed ``CurlTransport/Configuration/maximumHeaderBytes``.
+        /// The response headers passed the ``/Courier/Policies/maximumHeaderBytes`` of the
+        /// transport's ``CurlTransport/Configuration/policies``.
         public static let headersTooLarge = Kind(value: .headersTooLarge)
         /// The configured ``CurlTransport/ClientCertificate`` cannot be used: a file is missing
         /// or cannot be read (found when the transport is created, before anything is sent), or
@@ -44,7 +46,7 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of failure this is.
     public let kind: Kind
-    /// The `CURLcode` (or `CURLMcode` for ``Kind/multi``) libcurl returned; 0 when libcurl
+    /// The `CURLcode` (or `CURLMcode` for a failure of the multi handle) libcurl returned; 0 when libcurl
     /// reported nothing, e.g. for ``Kind/shutDown``.
     public let curlCode: Int
     /// libcurl's message for this failure (its error buffer when it filled one), or Courier's.

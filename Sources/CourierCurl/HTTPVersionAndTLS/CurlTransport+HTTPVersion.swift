@@ -25,7 +25,7 @@ extension CurlTransport {
         /// libcurl before 8.0 (Debian 12 ships 7.88) cannot send a second request over an h2c
         /// connection, so there each request to an `http` URL opens a connection of its own and
         /// closes it afterwards: every request is answered, none shares a connection, and
-        /// ``ExchangeMetrics/connectionReused`` is false. Over `https` connections are shared
+        /// ``/Courier/ExchangeMetrics/connectionReused`` is false. Over `https` connections are shared
         /// on every version.
         public static let http2PriorKnowledge = HTTPVersionPreference(value: .http2PriorKnowledge)
         /// HTTP/3 over QUIC where the server answers on UDP, HTTP/2 or HTTP/1.1 over TCP
@@ -35,7 +35,7 @@ extension CurlTransport {
         /// requests to the HTTP/3 service it names when the transport keeps an Alt-Svc cache
         /// (``CurlTransport/Configuration/altSvcCache``).
         ///
-        /// Needs a libcurl built with HTTP/3 (``TransportCapabilities/speaksHTTP3``): on any
+        /// Needs a libcurl built with HTTP/3 (``/Courier/TransportCapabilities/speaksHTTP3``): on any
         /// other, every request fails with `RequestError.unsupportedOption` before anything is sent.
         public static let http3 = HTTPVersionPreference(value: .http3)
         /// HTTP/3 over QUIC or nothing (`CURL_HTTP_VERSION_3ONLY`; curl's `--http3-only`): a
@@ -105,7 +105,7 @@ extension CurlTransport {
         /// connection of its own and closes it when done (`CURLOPT_FRESH_CONNECT`,
         /// `CURLOPT_FORBID_REUSE`), which costs a connection per request and answers every one,
         /// where sharing would answer only the first. Its metrics say so:
-        /// ``ExchangeMetrics/connectionReused`` is false on each.
+        /// ``/Courier/ExchangeMetrics/connectionReused`` is false on each.
         func reusesConnections(scheme: String?, features: CurlFeatures = Curl.features) -> Bool {
             guard value == .http2PriorKnowledge else { return true }
             let secure = scheme.map { ["https", "https+unix"].contains($0.lowercased()) } ?? false

@@ -19,13 +19,13 @@ struct CurlResponse: Sendable {
     /// was reused, the addresses at both ends, and the bytes each way.
     ///
     /// Read from libcurl once, when the transfer ended, so it costs nothing per byte. A phase
-    /// that did not happen in this exchange is nil: ``Courier/ExchangeMetrics/connect`` and
-    /// ``Courier/ExchangeMetrics/secureConnect`` over a reused connection,
-    /// ``Courier/ExchangeMetrics/secureConnect`` over plain HTTP, and
-    /// ``Courier/ExchangeMetrics/queued`` with a libcurl older than 8.6, which does not measure it.
-    /// ``Courier/ExchangeMetrics/responseBodyBytes`` counts the body before content decoding
-    /// (without chunked framing), ``Courier/ExchangeMetrics/decodedBodyBytes`` the bytes of
-    /// ``body``. This is one exchange, so ``Courier/ExchangeMetrics/redirects`` is empty.
+    /// that did not happen in this exchange is nil: ``/Courier/ExchangeMetrics/connect`` and
+    /// ``/Courier/ExchangeMetrics/secureConnect`` over a reused connection,
+    /// ``/Courier/ExchangeMetrics/secureConnect`` over plain HTTP, and
+    /// ``/Courier/ExchangeMetrics/queued`` with a libcurl older than 8.6, which does not measure it.
+    /// ``/Courier/ExchangeMetrics/responseBodyBytes`` counts the body before content decoding
+    /// (without chunked framing), ``/Courier/ExchangeMetrics/decodedBodyBytes`` the bytes of
+    /// ``body``. This is one exchange, so ``/Courier/ExchangeMetrics/redirects`` is empty.
     let metrics: ExchangeMetrics
     /// The status line and header lines of the final response, as received.
     let headerBytes: [UInt8]

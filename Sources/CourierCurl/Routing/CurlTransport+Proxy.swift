@@ -55,6 +55,8 @@ extension CurlTransport {
         /// The proxy at `url`, e.g. `http://proxy.internal:3128` or `socks5h://127.0.0.1:1080`.
         ///
         /// - Parameters:
+        ///   - url: The proxy's URL: its scheme (`http`, `https`, `socks4`, `socks4a`, `socks5`,
+        ///     `socks5h`), host and port, and optionally its user and password.
         ///   - credentials: The proxy's user and password, when they are not in `url`.
         ///   - noProxy: Hosts reached directly (see ``noProxy``).
         public static func url(_ url: String, credentials: ProxyCredentials? = nil, noProxy: [String] = []) -> Proxy {

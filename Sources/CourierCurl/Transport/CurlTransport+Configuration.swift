@@ -6,7 +6,7 @@ extension CurlTransport {
     ///
     /// The defaults are safe for talking to servers you do not control: TLS verification on, no
     /// proxy unless one is set here (proxy environment variables are ignored), URLSession's
-    /// per-host connection count, and the shared ``Courier/Policies`` (bounded bodies and
+    /// per-host connection count, and the shared ``/Courier/Policies`` (bounded bodies and
     /// headers, URLSession's redirect limit, no credentials across origins).
     public struct Configuration: Sendable, Equatable {
         /// The most TCP connections open to one host at a time (`CURLMOPT_MAX_HOST_CONNECTIONS`).
@@ -161,15 +161,15 @@ extension CurlTransport {
         public var dohURL: URL? = nil
 
         /// How many unread bytes of a streamed response body wait before receiving pauses
-        /// (see ``Courier/HTTPTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
+        /// (see ``/Courier/HTTPTransport/stream(for:uploading:)``): the bound on a stream's memory, beside
         /// libcurl's own receive buffer. Default 1 MiB.
         public var streamBufferSize: Int = ResponseBody.defaultBufferSize
 
-        /// Whether each exchange's ``Courier/ExchangeMetrics`` are read from libcurl when it
+        /// Whether each exchange's ``/Courier/ExchangeMetrics`` are read from libcurl when it
         /// ends: sixteen `curl_easy_getinfo` calls for the phase times, whether the connection
         /// was reused, both addresses and the bytes each way. Default `true`.
         ///
-        /// With `false`, those metrics are nil in ``Courier/ResponseHead/metrics`` and in the
+        /// With `false`, those metrics are nil in ``/Courier/ResponseHead/metrics`` and in the
         /// `ResponseHead.metrics` of ``CurlTransport/exchange``: every duration,
         /// `connectionReused`, `remoteAddress`, `localAddress`, `requestBytes`,
         /// `responseHeaderBytes` and `responseBodyBytes`. `decodedBodyBytes`, which the

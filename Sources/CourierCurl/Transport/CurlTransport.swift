@@ -9,7 +9,7 @@ import Foundation
 /// It answers as URLSession answers — same status, headers, body, final URL and `URLError`
 /// codes — with safer defaults (see ``Configuration``) and its own threads doing all libcurl
 /// work: half the cores by default, or ``Configuration-swift.struct/eventLoopCount``. Its engine does one exchange; redirects, the total deadline, retries, response
-/// validation and error descriptions are the shared ``Courier/Policies`` layers over it, the
+/// validation and error descriptions are the shared ``/Courier/Policies`` layers over it, the
 /// same ones `URLSessionTransport` uses.
 ///
 /// ```swift
@@ -23,7 +23,7 @@ import Foundation
 /// libcurl sends it, without blocking the transport's thread, and goes out chunked unless the
 /// request sets its own `Content-Length`; it cannot be sent twice, so a 307 or 308 fails with
 /// `URLError(.requestBodyStreamExhausted)`. Trailer fields are in
-/// ``Courier/ResponseBody/trailerFields`` once a body has been read to its end, and the head's
+/// ``/Courier/ResponseBody/trailerFields`` once a body has been read to its end, and the head's
 /// metrics are what libcurl measured.
 ///
 /// Create one transport and share it: each owns its connection pools and threads. Requests

@@ -27,7 +27,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertib
     /// adopting Courier changes nothing on the wire until a team opts into ``curl``.
     public static let `default` = TransportKind.urlSession
 
-    /// Reads ``environmentVariable`` from `environment`; unset or empty means ``default``.
+    /// Reads `COURIER_TRANSPORT` from `environment`; unset or empty means ``default``.
     ///
     /// - Throws: ``TransportSelectionError`` naming the value and the accepted values when the
     ///   variable holds anything else: a misspelt name never falls back silently.

@@ -8,7 +8,7 @@ extension CurlTransport {
     /// Opens a WebSocket over libcurl, on every libcurl from 7.76: libcurl opens the connection
     /// (with the configuration's proxy as a CONNECT tunnel, TLS identity and pinning, DNS
     /// overrides, Unix socket) and Courier speaks RFC 6455 over it, on the transport's event
-    /// loop. See ``Courier/HTTPTransport/webSocket(for:options:)``.
+    /// loop. See ``/Courier/HTTPTransport/webSocket(for:options:)``.
     public func webSocket(for request: URLRequest, options: WebSocket.Options) async throws -> WebSocket {
         #if os(Linux)
         let engine = core

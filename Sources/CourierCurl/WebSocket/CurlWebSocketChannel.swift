@@ -5,7 +5,7 @@ import FoundationNetworking
 import Courier
 import Foundation
 
-/// A ``CurlWebSocketConnection`` as the ``Courier/WebSocket`` every engine gives: the public
+/// A ``CurlWebSocketConnection`` as the ``/Courier/WebSocket`` every engine gives: the public
 /// messages and close codes, and its errors as the `URLError`s URLSession would throw.
 final class CurlWebSocketChannel: WebSocketChannel {
     let connection: CurlWebSocketConnection

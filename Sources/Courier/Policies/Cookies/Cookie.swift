@@ -3,8 +3,8 @@ import Foundation
 /// A cookie as a user agent stores it: the fields of RFC 6265 §5.3 that decide where it is
 /// sent and for how long.
 ///
-/// Create one from a `Set-Cookie` field value with ``init(setCookie:requestURL:now:)``, which
-/// applies every rule a server's cookie must pass, or with the memberwise
+/// A ``CookieStore`` makes one from each `Set-Cookie` field value a server sends, applying every
+/// rule a server's cookie must pass; make one yourself with the memberwise
 /// ``init(name:value:domain:isHostOnly:path:expires:isSecure:isHTTPOnly:sameSite:creation:)``,
 /// which trusts its arguments. ``CookieStore`` keeps cookies and chooses which to send.
 public struct Cookie: Sendable, Hashable {

@@ -18,7 +18,7 @@ import Foundation
 /// Which rules apply: storage as RFC 6265 §5.3 (a cookie with the same name, domain and path
 /// replaces the stored one and keeps its creation time; an expired one deletes it), and
 /// selection as §5.4 (domain- and path-match, `Secure` cookies over `https` only, longest path
-/// first, then oldest). ``Cookie/init(setCookie:requestURL:now:)`` lists the parsing rules.
+/// first, then oldest).
 /// A store is not a browser: it knows no public suffixes beyond single labels, and it does not
 /// enforce `SameSite`, since a client without a browsing context has no site to compare.
 ///
