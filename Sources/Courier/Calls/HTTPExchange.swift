@@ -6,8 +6,8 @@ import Foundation
 /// One HTTP exchange as Courier's engines answer it: a request in, the body and a
 /// ``ResponseHead`` out, with no Foundation response built.
 ///
-/// Every transport offers one (``HTTPTransport/exchange``), with its policies over it;
-/// ``APIClient`` and ``Dispatcher`` run on it. ``Networking`` stays the type to compose, swap
+/// Every transport answers through one, with its policies over it; ``APIClient`` and
+/// ``Dispatcher`` run on it. ``Networking`` stays the type to compose, swap
 /// and double in tests.
 ///
 /// ```swift

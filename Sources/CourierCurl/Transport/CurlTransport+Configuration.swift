@@ -169,8 +169,8 @@ extension CurlTransport {
         /// ends: sixteen `curl_easy_getinfo` calls for the phase times, whether the connection
         /// was reused, both addresses and the bytes each way. Default `true`.
         ///
-        /// With `false`, those metrics are nil in ``/Courier/ResponseHead/metrics`` and in the
-        /// `ResponseHead.metrics` of ``CurlTransport/exchange``: every duration,
+        /// With `false`, those metrics are nil in each response's ``/Courier/ResponseHead/metrics``:
+        /// every duration,
         /// `connectionReused`, `remoteAddress`, `localAddress`, `requestBytes`,
         /// `responseHeaderBytes` and `responseBodyBytes`. `decodedBodyBytes`, which the
         /// transport counts itself, is still set, and `redirects` still has one entry per hop.
