@@ -66,8 +66,8 @@ public func compose<A, B, C>(
     { g(f($0)) }
 }
 
-/// Composes async throwing functions; composing a ``RequestModifier`` with a ``Networking``
-/// gives a new ``Networking`` that modifies every request before sending it.
+/// Composes async throwing functions; composing a `(URLRequest) -> URLRequest` function with a
+/// ``Networking`` gives a new ``Networking`` that changes every request before sending it.
 ///
 /// ```swift
 /// let authorized: Networking = compose(bearerToken(token), transport.networking)

@@ -6,10 +6,9 @@ import Foundation
 /// Sends one HTTP request and returns the response body and metadata.
 ///
 /// `Networking` is the function type you compose, swap and double in tests: a transport's
-/// ``HTTPTransport/networking``, the same with a ``RequestModifier`` composed in front, the
-/// transports' policies over a function of your own (``Policies/apply(to:)``), and a test double
-/// are all values of it, and code written against it takes any of them. It has the shape of
-/// `URLSession.data(for:)`:
+/// ``HTTPTransport/networking``, the same with a function composed in front
+/// (``compose(_:_:)-922zo``), and a test double are all values of it, and code written against
+/// it takes any of them. It has the shape of `URLSession.data(for:)`:
 ///
 /// ```swift
 /// let live: Networking = URLSessionTransport().networking

@@ -6,7 +6,7 @@ import Foundation
 /// Sends one HTTP request, its body produced as it goes out, and returns the response head as
 /// soon as it arrives with the body to read as it comes.
 ///
-/// The streaming counterpart of ``HTTPExchange``: same rules for errors, status codes and
+/// The streaming counterpart of ``Networking``: same rules for errors, status codes and
 /// cancellation, the same Courier ``ResponseHead`` (no Foundation response is built), and the
 /// same ``Policies`` wrap it in a transport's ``HTTPTransport/streaming``. The `URLRequest`'s
 /// own `httpBody` is sent when `UploadBody` is `nil`.

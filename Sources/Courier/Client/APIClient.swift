@@ -69,7 +69,7 @@ public struct APIClient: Sendable {
         self.streaming = streaming
     }
 
-    /// Creates a client over a configured dispatcher: its ``Networking`` or ``HTTPExchange``,
+    /// Creates a client over a configured dispatcher: what it sends through,
     /// its status validation and its decoder are used as they are.
     public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
         base = ResolvedBaseURL(baseURL)

@@ -7,7 +7,7 @@ import Foundation
 /// bodies, turning every failure into one ``APIError``.
 ///
 /// The dispatcher knows nothing about transports: it sends through any ``Networking``, a
-/// transport's ``HTTPTransport/networking``, one with request modifiers composed in front, or a
+/// transport's ``HTTPTransport/networking``, one with a function composed in front, or a
 /// closure double in a test.
 ///
 /// WireKit calls this type `NetworkDispatcher`; its `dispatch(request:)` is

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Each transport takes its policies from its configuration and applies them once over its
 /// engine. The limits and the idle timeout are enforced by the engine while it sends and
-/// receives, since only the engine sees the bytes; the rest are layers over it, in the order
-/// ``apply(to:)`` describes.
+/// receives, since only the engine sees the bytes; the rest are layers over it, outermost first:
+/// ``callLayers``, error descriptions, the total deadline, retries, redirects, then on every hop
+/// cookies, the cache, response validation and ``hopLayers``.
 ///
 /// ```swift
 /// var policies = Policies()
