@@ -107,10 +107,17 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
     }
 
     /// Why these fields are not valid HTTP (a CR, LF or NUL in a value, `Content-Length`s that
-    /// disagree, RFC 9110 §5.5 and RFC 9112 §6.3), or nil. A head block is checked byte by byte,
+    /// disagree, RFC 9110 §5.5 and RFC 9112 §6.3), or nil. A head block is first swept for the
+    /// few bytes that could make a problem; only a block that has one is read field by field,
     /// building no String unless there is a problem to describe.
     var problem: String? {
         guard case .block(let bytes) = storage else { return problemInFields() }
+        guard bytes.withUnsafeBufferPointer(HeadBlockSweep.mayHoldProblem) else { return nil }
+        return problemInBlock(bytes)
+    }
+
+    /// `problem` of a head block, read field by field.
+    func problemInBlock(_ bytes: [UInt8]) -> String? {
         var lines = HeadBlockLines(bytes)
         _ = lines.next()
         var name: ArraySlice<UInt8> = []
@@ -222,6 +229,69 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
             }
             if let pending { body(pending) }
         }
+    }
+}
+
+/// One pass over a head block that rules out every problem ``HeaderFields/problem`` reports,
+/// for a usual response, without reading it field by field: most bytes are printable, and a
+/// single comparison lets them by.
+enum HeadBlockSweep {
+    /// False only when the fields of `block` hold none of: a CR or NUL in a value, a folded line
+    /// (which may continue a `Content-Length`), a second `Content-Length` field, or one whose
+    /// value is a list. True asks for the field-by-field check, which gives the answer; so this
+    /// may answer true where that finds nothing (a CR in a name), never false where it finds
+    /// something.
+    static func mayHoldProblem(_ block: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = block.count
+        var index = 0
+        // The status line is not a field; a block whose first line is empty only checks more.
+        while index < count, block[index] != HeadBlockLines.lineFeed { index += 1 }
+        index += 1
+        var contentLengths = 0
+        var lineStart = true
+        while index < count {
+            let byte = block[index]
+            if lineStart {
+                lineStart = false
+                if byte == HeadBlockLines.space || byte == HeadBlockLines.tab { return true }
+                if byte | 0x20 == UInt8(ascii: "c"), startsContentLength(block, at: index) {
+                    contentLengths += 1
+                    if contentLengths > 1 || holdsComma(block, from: index) { return true }
+                }
+            }
+            index += 1
+            // Every byte of a name or value that is neither a control character nor a space.
+            if byte > HeadBlockLines.carriageReturn { continue }
+            switch byte {
+            case HeadBlockLines.lineFeed:
+                lineStart = true
+            case HeadBlockLines.carriageReturn:
+                // Only a CR that ends its line is not inside a value.
+                if index == count || block[index] != HeadBlockLines.lineFeed { return true }
+            case 0:
+                return true
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// Whether the line at `start` is a `Content-Length` field (its name, then the colon).
+    private static func startsContentLength(_ block: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let nameLength = 14
+        guard start + nameLength < block.count, block[start + nameLength] == HeadBlockLines.colon else { return false }
+        return ResponseFieldCheck.isContentLength(UnsafeBufferPointer(rebasing: block[start..<(start + nameLength)]))
+    }
+
+    /// Whether the line at `start` holds a comma before its end.
+    private static func holdsComma(_ block: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var index = start
+        while index < block.count, block[index] != HeadBlockLines.lineFeed {
+            if block[index] == UInt8(ascii: ",") { return true }
+            index += 1
+        }
+        return false
     }
 }
 

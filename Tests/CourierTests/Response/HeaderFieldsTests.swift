@@ -75,6 +75,70 @@ import Testing
         #expect(repeated.fieldProblem == nil)
     }
 
+    private static func head(_ fields: String) -> HeaderFields {
+        HeaderFields(headBlock: Array(("HTTP/1.1 200 OK\r\n" + fields).utf8))
+    }
+
+    @Test(arguments: [
+        ("X-Note: a\rb\r\n\r\n", "the value of X-Note holds a bare CR"),
+        ("X-Note: a\r\r\n\r\n", "the value of X-Note holds a bare CR"),
+        ("X-Note: a\r", "the value of X-Note holds a bare CR"),
+        ("X-Note: a\u{0}b\r\n\r\n", "the value of X-Note holds a NUL byte"),
+        ("X-Note: first\r\n \u{0}second\r\n", "the value of X-Note holds a NUL byte"),
+        ("Content-Length: 5, 6\r\n\r\n", "Content-Length is given more than once with different values (5, 6)"),
+        ("Content-Length: 5\r\nX-A: b\r\ncontent-length: 6\r\n\r\n", "Content-Length is given more than once with different values (5, 6)"),
+        ("Content-Length: 5\r\n 6\r\n\r\n", "Content-Length is given more than once with different values (5 6)"),
+        ("Content-Length: 5\nContent-Length: 6\n\n", "Content-Length is given more than once with different values (5, 6)"),
+    ])
+    func aHeadBlockWithAProblemIsRefused(fields: String, problem: String) {
+        #expect(Self.head(fields).problem == problem)
+    }
+
+    @Test(arguments: [
+        "Server: nginx\r\nContent-Type: text/plain\r\nContent-Length: 13\r\nConnection: keep-alive\r\n\r\n",
+        "Content-Length: 5, 5\r\n\r\n",
+        "Content-Length: 5\r\ncontent-length:  5 \r\n\r\n",
+        "Content-Length : 5\r\nContent-Length: 6\r\n\r\n",
+        "X-Tab: a\tb\r\nX-List: a, b\r\n\r\n",
+        "X-Folded: a\r\n\tb\r\n\r\n",
+        "X\rA: b\r\nno colon \u{0}\r\n\r\n",
+        "Content-Length: 5\nX-A: b\n\n",
+        "",
+    ])
+    func aHeadBlockWithoutAProblemIsAccepted(fields: String) {
+        #expect(Self.head(fields).problem == nil)
+    }
+
+    @Test func aValueWithALineFeedIsRefusedWhereFieldsArriveApart() {
+        #expect(HeaderFields([HeaderField(name: "X-Note", value: "a\nb")]).problem == "the value of X-Note holds a line feed")
+        #expect(HeaderFields([HeaderField(name: "X-Note", value: "a\rb")]).problem == "the value of X-Note holds a bare CR")
+        #expect(HeaderFields([HeaderField(name: "X-Note", value: "a\u{0}b")]).problem == "the value of X-Note holds a NUL byte")
+        #expect((["Content-Length": "5", "content-length": "5 "] as HeaderFields).problem == nil)
+    }
+
+    /// The sweep that lets most blocks by unread must never let by one that the field-by-field
+    /// reading refuses: every byte that matters, put at every place of a few blocks.
+    @Test func theSweepAgreesWithTheFieldByFieldReading() {
+        let blocks = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nX-A: b\r\n\r\n",
+            "HTTP/1.1 200 OK\nX-A: b, c\nContent-Length: 5\n X\n\n",
+            "\r\nHTTP/1.1 200 OK\r\ncontent-length:5\r\n",
+        ]
+        let inserted: [UInt8] = [0x0D, 0x0A, 0x00, 0x20, 0x09, UInt8(ascii: ","), UInt8(ascii: "6"), UInt8(ascii: "C"), UInt8(ascii: ":")]
+        for block in blocks.map({ Array($0.utf8) }) {
+            for index in 0...block.count {
+                for byte in inserted {
+                    var bytes = block
+                    bytes.insert(byte, at: index)
+                    let fields = HeaderFields(headBlock: bytes)
+                    #expect(fields.problem == fields.problemInBlock(bytes), "\(bytes)")
+                }
+            }
+            let doubled = block + Array("Content-Length: 5\r\nContent-Length: 5\r\n".utf8)
+            #expect(HeaderFields(headBlock: doubled).problem == HeaderFields(headBlock: doubled).problemInBlock(doubled))
+        }
+    }
+
     @Test(arguments: [("HTTP/1.1", HTTPVersion.http1_1), ("HTTP/1.0", .http1_0), ("HTTP/2", .http2), ("HTTP/2.0", .http2), ("HTTP/3", .http3)])
     func versionsReadFromAStatusLine(text: String, version: HTTPVersion) {
         #expect(HTTPVersion(statusLineVersion: text) == version)
