@@ -132,8 +132,10 @@ public struct Policies: Sendable, Equatable {
         layers += callLayers.map(policyLayer)
         layers.append(errorDescriptionLayer())
         if let totalDeadline { layers.append(deadlineLayer(totalDeadline)) }
-        layers.append(retryLayer(retries))
-        layers.append(redirectLayer(redirects))
+        // Off, the retry layer would only remove its request field; the redirect layer does
+        // that instead, sparing every request a layer.
+        if retries.isEnabled { layers.append(retryLayer(retries)) }
+        layers.append(redirectLayer(redirects, removingRetryField: !retries.isEnabled))
         if let cookies { layers.append(cookieLayer(in: cookies)) }
         if let cache { layers.append(cacheLayer(cache)) }
         layers.append(validationLayer())

@@ -21,11 +21,16 @@ package func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> 
 /// on its head, and the body of a 3xx that is followed is dropped unread (a body still arriving
 /// is cancelled).
 /// The upload goes to the next hop by the rules that apply to `httpBody` (see
-/// ``RedirectPolicy``).
-func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(_ policy: RedirectPolicy) -> ExchangeLayer<Body, Head> {
+/// ``RedirectPolicy``). With `removingRetryField`, it first removes ``RetryPolicy/requestField``,
+/// as the retry layer does, for policies that leave that layer out.
+func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(
+    _ policy: RedirectPolicy, removingRetryField: Bool = false
+) -> ExchangeLayer<Body, Head> {
     { send in
         { request, upload in
-            var walk = RedirectWalk(policy: policy, current: request, currentUpload: upload)
+            var walk = RedirectWalk(
+                policy: policy, current: removingRetryField ? request.withoutRetryField() : request, currentUpload: upload
+            )
             while true {
                 let (body, response): (Body, Head)
                 do {

@@ -140,6 +140,18 @@ extension URLRequest {
         default: return nil
         }
     }
+
+    /// This request without ``RetryPolicy/requestField``. Its names are compared as bytes, so
+    /// that a request without the field, nearly every one, is neither copied nor looked up
+    /// through Foundation, which lowercases every name it compares.
+    func withoutRetryField() -> URLRequest {
+        guard let fields = allHTTPHeaderFields,
+              fields.keys.contains(where: { HeaderName.equal($0, RetryPolicy.requestField) })
+        else { return self }
+        var request = self
+        request.setValue(nil, forHTTPHeaderField: RetryPolicy.requestField)
+        return request
+    }
 }
 
 extension URLError {

@@ -48,8 +48,8 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The request header field by which one request opts in or out, whatever the policy says:
     /// `Courier-Retry: always` retries it whatever its method, `Courier-Retry: never` does not
-    /// retry it at all. The retry layer removes the field before the request is sent, whether
-    /// retries are on or not. ``Request/retryingAnyMethod()`` and ``Request/notRetrying()`` set it.
+    /// retry it at all. The field is removed before the request is sent, whether retries are on
+    /// or not (while they are off, by the redirect layer, which stands in for the retry layer). ``Request/retryingAnyMethod()`` and ``Request/notRetrying()`` set it.
     package static let requestField = "Courier-Retry"
 
     /// The most attempts for one request, the first included; 1 (the default) or less means no

@@ -4,8 +4,8 @@ extension Request {
     /// This request, retried by ``Policies/retries`` whatever its method: for a POST or PATCH
     /// the server handles idempotently (one that carries an idempotency key, say).
     ///
-    /// Sets the `Courier-Retry` field to `always`; the retry layer removes the field before
-    /// the request is sent. A field, rather than a setting on the client, because it travels
+    /// Sets the `Courier-Retry` field to `always`; the field is removed before the request
+    /// is sent. A field, rather than a setting on the client, because it travels
     /// with the request through every ``Networking`` and layer to the one place that retries,
     /// and a `URLRequest` built by hand can carry it too.
     ///

@@ -152,13 +152,50 @@ import Testing
 
     @Test func theDefaultPoliciesStackInTheDocumentedOrder() async throws {
         var policies = Policies()
-        // Default fields, error descriptions, retries (which only remove their request field
-        // when off), redirects and validation.
-        #expect(policies.layers.count == 5)
+        // Default fields, error descriptions, redirects (which remove the retry field while
+        // retries are off) and validation.
+        #expect(policies.layers.count == 4)
         policies.totalDeadline = 5
-        #expect(policies.layers.count == 6)
+        #expect(policies.layers.count == 5)
         policies.cookies = CookieStore()
+        #expect(policies.layers.count == 6)
+        policies.retries = .standard
         #expect(policies.layers.count == 7)
         #expect(policies != Policies())
+    }
+
+    /// With retries off there is no retry layer, and the field it removes still never reaches
+    /// the engine, in any case of its name, even when a call layer adds it.
+    @Test(arguments: ["Courier-Retry", "courier-retry"])
+    func theRetryFieldIsRemovedWhenRetriesAreOff(name: String) async throws {
+        let sent = Mutex<[URLRequest]>([])
+        let engine: Networking = { request in
+            sent.withLock { $0.append(request) }
+            return (Data(), try httpResponse(for: request, status: 200))
+        }
+        var policies = Policies()
+        policies.callLayers = [RetryFieldSetter(name: name)]
+        let networking = policies.apply(to: engine)
+        var request = URLRequest(url: try #require(URL(string: "http://a.test/")))
+        request.setValue("x", forHTTPHeaderField: "X-Kept")
+        _ = try await networking(request)
+        _ = try await networking(URLRequest(url: try #require(URL(string: "http://a.test/"))))
+        let requests = sent.withLock { $0 }
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { $0.value(forHTTPHeaderField: RetryPolicy.requestField) == nil })
+        #expect(requests.first?.value(forHTTPHeaderField: "X-Kept") == "x")
+    }
+}
+
+/// A call layer that asks for retries on every request it passes on.
+private struct RetryFieldSetter: HTTPExchangeLayer {
+    let name: String
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        var request = request
+        request.setValue("always", forHTTPHeaderField: name)
+        return try await next(request)
     }
 }
