@@ -222,13 +222,15 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, connectio
     -> BenchmarkClient
 {
     let transport = try curlTransport(connections: connections)
-    let exchange = transport.exchange
+    let streaming = transport.streaming
     return BenchmarkClient(
         name: name,
         fetch: {
-            let (body, head) = try await exchange(request)
+            // The public call that answers with Courier's head and no HTTPURLResponse: the
+            // streamed one, read whole.
+            let (body, head) = try await streaming(request, nil)
             guard head.statusCode == 200 else { throw BenchmarkError.status(head.statusCode) }
-            return body.count
+            return try await body.collect(upTo: 64 << 20).count
         },
         shutdown: { await transport.shutdown() },
         executor: onTransportExecutor ? transport.executor : nil,
@@ -240,8 +242,8 @@ private func curlResponseClient(_ name: String, _ request: URLRequest, connectio
 private func heldRequest(_ transport: CurlTransport, url: URL?) -> (@Sendable () async throws -> Void)? {
     guard let slow = url.map({ $0.deletingLastPathComponent().appendingPathComponent("slow") }) else { return nil }
     let request = URLRequest(url: slow)
-    let exchange = transport.exchange
-    return { _ = try await exchange(request) }
+    let networking = transport.networking
+    return { _ = try await networking(request) }
 }
 
 private func courierClient(

@@ -84,7 +84,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
     print("C, Courier's request = the C program sending CurlTransport's header lines (URLSession")
     print("parity) and copying the response head out, as any client that answers with the head must.")
-    print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.exchange,")
+    print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.stream(for:) read whole,")
     print("no HTTPURLResponse; own executor = the driver's tasks prefer CurlTransport.executor; both = both.")
     print("APIClient = APIClient(baseURL:transport:).send of a Request<Data>; APIClient JSON decodes a")
     print("small object (AsyncHTTPClient JSON: execute, collect, JSONDecoder), with the C program as the GET ceiling;")
