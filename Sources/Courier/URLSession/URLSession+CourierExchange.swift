@@ -71,10 +71,10 @@ extension URLSession {
             unreadLimit: delegate.maximumUnreadBytes,
             bodyLimit: ResponseBodyDestination.current.limit(inMemory: delegate.maximumResponseBytes)
         )
-        guard case .streamed(let body, let head) = try await run(exchange, delegate: delegate) else {
+        guard case .streamed(let storage, let head) = try await run(exchange, delegate: delegate) else {
             throw URLError(.unknown, "the engine answered a streamed exchange with a collected body", url: request.url)
         }
-        return (body, head)
+        return (ResponseBody(storage), head)
     }
 
     /// `request` with the session's timeout; throws when the calling task is cancelled already.

@@ -17,8 +17,11 @@ extension URLSessionTransport {
         enum Answer {
             /// The whole body, with the head.
             case collected(Data, ResponseHead)
-            /// The head, with the body to read as it arrives.
-            case streamed(ResponseBody, ResponseHead)
+            /// The head, with the storage of the body to read as it arrives. The awaiting task
+            /// wraps it in its ``ResponseBody``: built there, the body's reader is published by
+            /// the task itself rather than through the continuation from the delegate's thread,
+            /// an ordering ThreadSanitizer cannot see.
+            case streamed(ResponseBodyStorage, ResponseHead)
         }
 
         typealias Continuation = CheckedContinuation<Answer, any Error>
@@ -248,7 +251,7 @@ extension URLSessionTransport {
             // The total and the body's bytes are the body's to report, once it has ended.
             head.metrics.firstByte = metrics.firstByte
             if ended { storage.finish(metrics: metrics) }
-            return .success(.streamed(ResponseBody(storage), head))
+            return .success(.streamed(storage, head))
         }
 
         /// What a layer can measure around FoundationNetworking, from the start until now: when
