@@ -146,8 +146,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             try Curl.set(multi, .maxHostConnections, max(1, configuration.maximumConnectionsPerHost))
             // libcurl's default cache size is 4 × the easy handles currently added, so it shrinks
             // whenever the load dips, closes idle connections, and the next burst opens new ones
-            // (Benchmarks/README.md, "Figures behind the curl engine's comments"). A fixed size
-            // keeps them.
+            // (Benchmarks/README.md, "Figures behind the curl engine's comments"); a fixed size keeps them.
             try Curl.set(multi, .maxConnects, Self.connectionCacheSize(configuration))
             try Self.applyMultiplexing(configuration, to: multi)
         } catch {
