@@ -15,7 +15,7 @@ import OpenAPIRuntime
 /// cookies, deadline, validation), whichever engine that is. This module never links libcurl:
 /// an app that uses `URLSessionTransport` alone depends on `Courier` and `CourierOpenAPI` only.
 ///
-/// A request body goes out as it is produced, as an ``/Courier/UploadBody`` stream, with its
+/// A request body goes out as it is produced, as an ``/Courier/RequestBody`` stream, with its
 /// length as `Content-Length` when the body knows it and chunked otherwise. A response body
 /// arrives as an `HTTPBody` that yields the engine's chunks as they come, so a generated
 /// operation that returns `application/octet-stream` can be read chunk by chunk without holding
@@ -44,7 +44,7 @@ public struct CourierClientTransport: ClientTransport {
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let urlRequest = try URLRequest(request, baseURL: baseURL)
-        let (responseBody, head) = try await streaming(urlRequest, body.map(UploadBody.init))
+        let (responseBody, head) = try await streaming(urlRequest, body.map(RequestBody.init))
         let response = try HTTPResponse(head, for: urlRequest)
         // A HEAD response has no body whatever its Content-Length says.
         guard request.method != .head else { return (response, nil) }

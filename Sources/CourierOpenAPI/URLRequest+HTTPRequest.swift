@@ -31,7 +31,7 @@ extension URLRequest {
         // with "; " for Cookie, whose own syntax separates that way.
         var joined: [(name: HTTPField.Name, value: String)] = []
         // The body's own length frames the request: the engine writes Content-Length from the
-        // UploadBody, whose length is the HTTPBody's, or sends it chunked. A copy here would be
+        // RequestBody, whose length is the HTTPBody's, or sends it chunked. A copy here would be
         // checked against the URLRequest's empty httpBody and refused.
         for field in request.headerFields where field.name != .contentLength {
             if let index = joined.firstIndex(where: { $0.name == field.name }) {

@@ -27,7 +27,7 @@ public enum ExchangeOutcome: Sendable, Equatable {
     /// buffered exchange. `readDelay`, when set, is waited after each chunk: a slow reader, so
     /// that the transport's back-pressure is part of what is compared.
     public init(
-        streaming request: URLRequest, through streaming: StreamingNetworking, uploading upload: UploadBody? = nil,
+        streaming request: URLRequest, through streaming: StreamingNetworking, uploading upload: RequestBody? = nil,
         readDelay: Duration? = nil
     ) async {
         do {

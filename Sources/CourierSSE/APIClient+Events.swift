@@ -8,7 +8,7 @@ extension APIClient {
     /// Opens an event stream: sends `request` with `Accept: text/event-stream` and returns the
     /// events of its response as they arrive.
     ///
-    /// The request goes through ``/Courier/APIClient/stream(_:uploading:)``, so its status is
+    /// The request goes through ``/Courier/APIClient/stream(_:)``, so its status is
     /// checked as every other request's: an unacceptable one throws the same ``/Courier/APIError``.
     /// A request that names its own `Accept` keeps it. A response whose `Content-Type` is not
     /// `text/event-stream` throws an ``/Courier/APIError`` of kind
@@ -62,7 +62,7 @@ extension APIClient {
         )
     }
 
-    /// Sends `request` through ``/Courier/APIClient/stream(_:uploading:)``, asking for
+    /// Sends `request` through ``/Courier/APIClient/stream(_:)``, asking for
     /// `text/event-stream` unless it names its own `Accept`.
     func sendForEvents(_ request: Request<ResponseBody>) async throws(APIError) -> (ResponseBody, ResponseHead) {
         var request = request
@@ -99,7 +99,7 @@ extension APIClient {
     }
 
     /// The most bytes of a body that is not an event stream kept in its ``/Courier/APIError``, as
-    /// ``/Courier/APIClient/stream(_:uploading:)`` keeps of an unacceptable one.
+    /// ``/Courier/APIClient/stream(_:)`` keeps of an unacceptable one.
     private static let unexpectedBodyLimit = 64 << 10
 
     /// Whether a `Content-Type` value names `text/event-stream`, with any parameters.

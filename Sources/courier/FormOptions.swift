@@ -30,7 +30,7 @@ struct FormOptions: ParsableArguments {
 
     /// The form's body, read once for every URL, or nil without `-F`; writes curl's warnings
     /// for skipped parameters. Exits 26 when a file cannot be read, as curl does.
-    func upload(method: String, url target: URL) throws -> UploadBody? {
+    func upload(method: String, url target: URL) throws -> RequestBody? {
         do {
             return try upload()
         } catch {
@@ -42,7 +42,7 @@ struct FormOptions: ParsableArguments {
 
     /// - Throws: the file system's error when a file cannot be read or its size is not known;
     ///   `MultipartFormError` for a `;type=` with a control character.
-    private func upload() throws -> UploadBody? {
+    private func upload() throws -> RequestBody? {
         guard !fields.isEmpty else { return nil }
         var form = MultipartForm()
         for field in fields {
@@ -50,6 +50,6 @@ struct FormOptions: ParsableArguments {
             for warning in argument.warnings { Terminal.errorLine("warning: \(warning)") }
             form.append(try argument.part())
         }
-        return try UploadBody.multipart(form)
+        return try RequestBody.multipart(form)
     }
 }

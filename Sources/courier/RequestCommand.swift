@@ -212,7 +212,7 @@ struct RequestCommand: AsyncParsableCommand {
     /// `-o FILE`: the body is written to the file chunk by chunk as the transport's streaming
     /// API hands it over, so memory stays bounded whatever its size.
     private func download(
-        _ request: URLRequest, to output: String, jar: CookieJarFile?, cache: HTTPCache?, upload: UploadBody?,
+        _ request: URLRequest, to output: String, jar: CookieJarFile?, cache: HTTPCache?, upload: RequestBody?,
         failure: (any Error) -> ExitCode
     ) async throws {
         let method = request.httpMethod ?? "GET"

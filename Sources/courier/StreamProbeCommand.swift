@@ -48,14 +48,14 @@ struct StreamProbeCommand: AsyncParsableCommand {
         policies.maximumResponseBytes = Int.max
         let streaming = try (transport ?? TransportKind.fromEnvironment()).makeStreaming(policies: policies)
         var request = URLRequest(url: target)
-        let upload: UploadBody?
+        let upload: RequestBody?
         switch mode {
         case .download, .events:
             upload = nil
         case .uploadFile:
             guard let file else { throw ValidationError("upload-file needs --file") }
             request.httpMethod = "PUT"
-            upload = try UploadBody.file(URL(fileURLWithPath: file))
+            upload = try RequestBody.file(URL(fileURLWithPath: file))
         case .uploadStream:
             request.httpMethod = "PUT"
             upload = .stream(ZeroChunks(count: bytes), length: bytes)

@@ -51,7 +51,7 @@ struct StreamingOptions: ParsableArguments {
     }
 
     /// The `-T` body, or nil without it; exits 26 when the file cannot be read, as curl does.
-    func upload(method: String, url target: URL) throws -> UploadBody? {
+    func upload(method: String, url target: URL) throws -> RequestBody? {
         guard let uploadFile else { return nil }
         if sendsStandardInput { return .duplex(StandardInputChunks()) }
         do {
@@ -64,7 +64,7 @@ struct StreamingOptions: ParsableArguments {
 
     /// An exchange that sends `upload` through `streaming` and collects the response body, up
     /// to `limit` bytes, as the transport's buffered exchange would.
-    static func exchange(sending upload: UploadBody, over streaming: @escaping StreamingNetworking, limit: Int) -> HTTPExchange {
+    static func exchange(sending upload: RequestBody, over streaming: @escaping StreamingNetworking, limit: Int) -> HTTPExchange {
         { request in
             let (body, head) = try await streaming(request, upload)
             return (try await body.collect(upTo: limit), head)

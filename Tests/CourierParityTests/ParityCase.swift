@@ -14,10 +14,10 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
         /// Sends through the transport's streaming entry point and reads the body chunk by
         /// chunk, waiting `readDelay` after each when set.
         case stream(readDelay: Duration?)
-        /// Streams the request's body as an `UploadBody` of `chunkSize`-byte chunks, its length
+        /// Streams the request's body as a `RequestBody` of `chunkSize`-byte chunks, its length
         /// declared or not.
         case streamUpload(chunkSize: Int, declaresLength: Bool)
-        /// Sends the request's body through the streaming entry point as one `UploadBody`: its
+        /// Sends the request's body through the streaming entry point as one `RequestBody`: its
         /// bytes, or a file holding them.
         case upload(UploadSource)
         /// Streams the response and cancels the reading task once `afterBytes` arrived.

@@ -59,7 +59,7 @@ enum ParityDocument {
             "taken yet, little while the disk keeps up with the network, and fails the download past",
             "`maximumUnreadBytes`.",
             "",
-            "One capability is refused rather than compared: a duplex body (`UploadBody.duplex`), whose",
+            "One capability is refused rather than compared: a duplex body (`RequestBody.duplex`), whose",
             "response is read while the body is still being produced. FoundationNetworking writes a",
             "streamed body to a file before it sends it and hands over no response before the upload",
             "ends, so such a conversation would wait for ever; `URLSessionTransport` refuses it with",

@@ -66,7 +66,7 @@ enum ParityRunner {
             bare.httpBody = nil
             let body = request.httpBody ?? Data()
             let chunks = stride(from: 0, to: body.count, by: chunkSize).map { Data(body[$0..<min($0 + chunkSize, body.count)]) }
-            let upload = UploadBody.stream(UploadChunks(chunks), length: declaresLength ? Int64(body.count) : nil)
+            let upload = RequestBody.stream(UploadChunks(chunks), length: declaresLength ? Int64(body.count) : nil)
             outcome = await ExchangeOutcome(streaming: bare, through: transport.streaming, uploading: upload)
         case .upload(let source):
             outcome = await Self.uploaded(request, from: source, through: transport.streaming)

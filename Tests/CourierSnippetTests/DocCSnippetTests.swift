@@ -76,19 +76,19 @@ import CourierWebSocketTestSupport
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-report-\(UUID().uuidString).pdf")
         try Data("%PDF-1.7 report".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, recorded) = try await withTestServer { server in
+        let (path, recorded) = try await withTestServer { server in
             let transport = URLSessionTransport()
             let client = APIClient(baseURL: server.url("/anything/"), transport: transport)
             do {
-                let status = try await uploadReport(file, titled: "Q3", with: client)
+                let receipt = try await uploadReport(file, titled: "Q3", with: client)
                 await transport.shutdown()
-                return (status, server.lastRequest)
+                return (receipt.path, server.lastRequest)
             } catch {
                 await transport.shutdown()
                 throw error
             }
         }
-        #expect(status == 200)
+        #expect(path == "/anything/reports")
         let request = try #require(recorded)
         let form = try await ParsedMultipartForm.parse(request.body, contentType: try #require(request.value(for: "Content-Type")))
         #expect(form.parts.map(\.name) == ["title", "report"])

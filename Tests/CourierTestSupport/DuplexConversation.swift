@@ -33,7 +33,7 @@ package struct DuplexConversation: Sendable {
         lines.prefix(round + 1).reduce(into: Data()) { $0.append($1) }
     }
 
-    /// Sends `request` with the lines as a ``UploadBody/duplex(_:length:)`` body and holds the
+    /// Sends `request` with the lines as a ``RequestBody/duplex(_:length:)`` body and holds the
     /// conversation, reading each echo before the next line is produced.
     package func hold(over streaming: StreamingNetworking, request: URLRequest) async throws -> Transcript {
         let (upload, producer) = AsyncStream.makeStream(of: Data.self)

@@ -60,7 +60,7 @@ final class RecordingOrigin: Sendable {
     }
 
     /// A body that names the path, so a test can tell which hop answered.
-    private func answer(_ request: URLRequest, upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
+    private func answer(_ request: URLRequest, upload: RequestBody?) async throws -> (ResponseBody, ResponseHead) {
         let bytes = try await upload?.collect()
         hops.withLock { $0.append(Hop(request: request, upload: bytes.map { String(decoding: $0, as: UTF8.self) })) }
         let path = request.url?.path ?? ""

@@ -7,7 +7,7 @@ import CourierTestSupport
 import Foundation
 import Testing
 
-/// A duplex body (`UploadBody.duplex`), whose next piece waits until part of the response was
+/// A duplex body (`RequestBody.duplex`), whose next piece waits until part of the response was
 /// read: a conversation completes on the engine that streams both ways at once, and the other
 /// refuses it by name before anything is sent, rather than waiting for ever.
 @Suite struct TransportDuplexTests {
@@ -36,7 +36,7 @@ import Testing
             #expect(transcript.whole == conversation.sent(through: 4))
         case .urlSession:
             let refusal = RequestError.unsupportedOption(
-                "read the response while a duplex body (UploadBody.duplex) is still being sent",
+                "read the response while a duplex body (RequestBody.duplex) is still being sent",
                 transport: "URLSessionTransport", supportedBy: "CurlTransport"
             )
             await #expect(throws: refusal) {

@@ -13,13 +13,13 @@ import Testing
 /// given to `stream(for:uploading:)` is not a form, and goes out with no type on both, as
 /// `curl -X POST -T FILE` sends it.
 @Suite(.testServer, .timeLimit(.minutes(5))) struct TransportUploadContentTypeTests {
-    /// Each source an ``UploadBody`` can have, and a stream of unknown length (sent chunked).
+    /// Each source a ``RequestBody`` can have, and a stream of unknown length (sent chunked).
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case data, file, stream, streamOfUnknownLength
 
         var testDescription: String { rawValue }
 
-        func upload(_ bytes: Data, file: URL) throws -> UploadBody {
+        func upload(_ bytes: Data, file: URL) throws -> RequestBody {
             switch self {
             case .data: return .data(bytes)
             case .file:
@@ -96,5 +96,18 @@ import Testing
         empty.httpBody = Data()
         let (fromEmpty, _) = try await transport.networking(empty)
         #expect(try echo(fromEmpty).headerValues("Content-Type") == [])
+    }
+
+    /// JSON sent straight to a transport is encoded by a `JSONEncoder()` before the layers, so
+    /// it goes out with its type and its length, not chunked.
+    @Test(arguments: TransportKind.configured)
+    func aJSONBodyGoesOutWithItsTypeAndLength(_ transport: TransportKind) async throws {
+        struct Note: Encodable, Sendable { var text: String }
+        let (body, _) = try await transport.streaming(Self.post(try sharedServer()), .json(Note(text: "hi")))
+        let received = try echo(try await body.collect(upTo: 1 << 20))
+        #expect(received.headerValues("Content-Type") == ["application/json"])
+        #expect(received.headerValues("Content-Length") == ["13"])
+        #expect(received.headerValues("Transfer-Encoding").isEmpty)
+        #expect(received.bodyText == #"{"text":"hi"}"#)
     }
 }

@@ -51,7 +51,7 @@ struct Steps {
         func get(_ path: String) -> Task<String, Never> {
             outcome { _ = try await subject.networking(URLRequest(url: server.url(path))) }
         }
-        func stream(_ path: String, upload: UploadBody? = nil, method: String = "GET") -> Task<String, Never> {
+        func stream(_ path: String, upload: RequestBody? = nil, method: String = "GET") -> Task<String, Never> {
             outcome {
                 var request = URLRequest(url: server.url(path))
                 request.httpMethod = method

@@ -32,7 +32,7 @@ import Foundation
 /// ```
 ///
 /// A layer may call `next` more than once (to send again after refreshing a credential, say).
-/// A request body from ``UploadBody/stream(_:length:)``, which can be read only once, goes with
+/// A request body from ``RequestBody/stream(_:length:)``, which can be read only once, goes with
 /// the first call; a later one fails with `URLError(.requestBodyStreamExhausted)`.
 public protocol HTTPExchangeLayer: Sendable {
     /// Sends `request` through the rest of the stack, `next`, and answers with its response.

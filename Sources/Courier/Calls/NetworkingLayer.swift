@@ -25,7 +25,7 @@ package func layered(_ networking: @escaping Networking, _ layers: [NetworkingLa
 /// One exchange whose body comes back as `Body`: `Data` for ``Networking``, ``ResponseBody``
 /// for ``StreamingNetworking`` (which is `Exchange<ResponseBody, ResponseHead>`). Every policy is written once
 /// over this, so the buffered and the streaming layers cannot drift apart.
-typealias Exchange<Body, Head> = @Sendable (URLRequest, UploadBody?) async throws -> (Body, Head)
+typealias Exchange<Body, Head> = @Sendable (URLRequest, RequestBody?) async throws -> (Body, Head)
 
 /// A policy over an ``Exchange``; ``StreamingNetworkingLayer`` is `ExchangeLayer<ResponseBody, ResponseHead>`.
 typealias ExchangeLayer<Body, Head> = @Sendable (@escaping Exchange<Body, Head>) -> Exchange<Body, Head>

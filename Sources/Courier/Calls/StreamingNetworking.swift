@@ -9,17 +9,17 @@ import Foundation
 /// The streaming counterpart of ``Networking``: same rules for errors, status codes and
 /// cancellation, the same Courier ``ResponseHead`` (no Foundation response is built), and the
 /// same ``Policies`` wrap it in a transport's ``HTTPTransport/streaming``. The `URLRequest`'s
-/// own `httpBody` is sent when `UploadBody` is `nil`.
+/// own `httpBody` is sent when `RequestBody` is `nil`.
 ///
 /// The head comes before the body, so its ``ResponseHead/metrics`` hold what was measured up to
 /// the head: the phases up to ``ExchangeMetrics/firstByte``. What is known only once the body
 /// has ended (``ExchangeMetrics/total``, the body's bytes) is in the body's
 /// ``ResponseBody/metrics`` then.
 ///
-/// A client over a ``Networking`` has none, so its ``APIClient/stream(_:uploading:)`` buffers:
+/// A client over a ``Networking`` has none, so its ``APIClient/stream(_:)`` buffers:
 /// the upload is collected before the request is sent and the body handed over whole.
 /// ``ResponseHead/httpURLResponse`` is Foundation's response for a caller that needs one.
-public typealias StreamingNetworking = @Sendable (URLRequest, UploadBody?) async throws -> (ResponseBody, ResponseHead)
+public typealias StreamingNetworking = @Sendable (URLRequest, RequestBody?) async throws -> (ResponseBody, ResponseHead)
 
 /// A function that wraps a ``StreamingNetworking`` in a policy, as ``NetworkingLayer`` does for
 /// ``Networking``.

@@ -12,28 +12,17 @@ extension APIClient {
     ///
     /// Over a transport (``init(baseURL:transport:decoder:encoder:)``) the request goes through
     /// its ``HTTPTransport/streaming``, so the body is never held whole; over a ``Networking`` or
-    /// a ``Dispatcher`` it goes through the dispatcher, buffered. An unacceptable
-    /// status throws the ``APIError`` ``Dispatcher/response(to:)`` would, with the first 64 KiB
-    /// of the body. Errors while the body is read come from the body's iterator, as the
-    /// transport throws them. The head's ``ResponseHead/metrics`` stop at the first byte; the
-    /// body's ``ResponseBody/metrics`` have the rest once it has been read.
-    ///
-    /// - Parameters:
-    ///   - request: The request, whose response body is read as it arrives.
-    ///   - upload: The request body, produced while it is sent; replaces a body the
-    ///     request's method carries. Its ``UploadBody/contentType`` (a multipart form's, with its
-    ///     boundary) is sent unless the request's ``Request/headers`` name a `Content-Type`.
-    public func stream(
-        _ request: Request<ResponseBody>, uploading upload: UploadBody? = nil
-    ) async throws(APIError) -> (ResponseBody, ResponseHead) {
-        var urlRequest = try urlRequest(for: request)
-        // The upload replaces the method's body, and so its Content-Type, unless the request's
-        // headers name one.
-        if upload?.contentType != nil,
-           !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            urlRequest.setValue(nil, forHTTPHeaderField: "Content-Type")
-            urlRequest = urlRequest.namingContentType(of: upload)
-        }
+    /// a ``Dispatcher`` it goes through the dispatcher, buffered. A request body read as it is
+    /// sent (``RequestBody/file(_:)``, ``RequestBody/stream(_:length:)``,
+    /// ``RequestBody/duplex(_:length:)``, ``RequestBody/multipart(_:)``) goes out while the
+    /// response comes back. An unacceptable status throws the ``APIError``
+    /// ``Dispatcher/response(to:)`` would, with the first 64 KiB of the body. Errors while the
+    /// body is read come from the body's iterator, as the transport throws them. The head's
+    /// ``ResponseHead/metrics`` stop at the first byte; the body's ``ResponseBody/metrics`` have
+    /// the rest once it has been read.
+    public func stream(_ request: Request<ResponseBody>) async throws(APIError) -> (ResponseBody, ResponseHead) {
+        let urlRequest = try urlRequest(for: request)
+        let upload = request.method.body.flatMap { $0.isInMemory ? nil : $0 }
         let send = streaming ?? streamingExchange(buffering: dispatcher.exchange)
         let body: ResponseBody
         let head: ResponseHead

@@ -26,14 +26,19 @@ public struct APIClient: Sendable {
     /// Encodes JSON request bodies (``RequestBody/json(_:)-(Value)``).
     public var encoder: JSONEncoder
     /// Sends the requests whose body is read as it arrives (see
-    /// ``stream(_:uploading:)``); `nil` buffers them through the dispatcher's ``Networking``.
+    /// ``stream(_:)``); `nil` buffers them through the dispatcher's ``Networking``.
     package var streaming: StreamingNetworking?
+    /// Sends a request with a body read as it goes out (a file, a stream, a form with files)
+    /// and answers with the response's body whole: the transport's streamed call, read up to
+    /// its ``Policies/maximumResponseBytes``; over a ``Networking``, the body collected first.
+    package var sendingBody: (@Sendable (URLRequest, RequestBody) async throws -> (Data, ResponseHead))?
     /// Opens the WebSockets of ``webSocket(_:options:)``: the transport's, when the client was
     /// made over one.
     package var webSockets: (@Sendable (URLRequest, WebSocket.Options) async throws -> WebSocket)?
 
     /// Creates a client over any ``Networking``: a composed stack, a function over another
-    /// client, or a test double. ``stream(_:uploading:)`` then buffers each body.
+    /// client, or a test double. ``stream(_:)`` then buffers each body, and a request body read
+    /// as it is sent (a file, a form with files) is collected before it is sent.
     public init(baseURL: URL, networking: @escaping Networking, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {
         self.init(baseURL: baseURL, exchange: Courier.exchange(networking), decoder: decoder, encoder: encoder)
     }
@@ -41,7 +46,8 @@ public struct APIClient: Sendable {
     /// A client over a transport: requests go through its policies (layers of your own, such
     /// as `logging(to:)`, `recordingMetrics()` and `tracing()`, go there too: see
     /// ``Policies/callLayers``), answers keep their ``ResponseHead`` (no Foundation response is
-    /// built unless asked for), and ``stream(_:uploading:)`` streams through the transport.
+    /// built unless asked for), and ``stream(_:)`` and request bodies read as they are sent
+    /// stream through the transport.
     ///
     /// ```swift
     /// let transport = try CurlTransport()
@@ -55,6 +61,9 @@ public struct APIClient: Sendable {
             decoder: decoder, encoder: encoder
         )
         webSockets = { request, options in try await transport.webSocket(for: request, options: options) }
+        sendingBody = { request, body in
+            try await transport.engine.exchange(request, sending: body, upTo: transport.policies.maximumResponseBytes)
+        }
     }
 
     /// A client over an ``HTTPExchange`` and, optionally, a ``StreamingNetworking``.
@@ -77,7 +86,9 @@ public struct APIClient: Sendable {
         self.encoder = encoder
     }
 
-    /// The `URLRequest` that ``send(_:)-(Request<Response>)`` would send for `request`.
+    /// The `URLRequest` that ``send(_:)-(Request<Response>)`` would send for `request`: its body
+    /// when the body is held in memory; a body read as it is sent (a file, a stream, a form
+    /// with files) goes beside it, and only its `Content-Type` is in the `URLRequest`.
     public func urlRequest<Response>(for request: Request<Response>) throws(APIError) -> URLRequest {
         do {
             return try request.urlRequest(base: base, encoder: encoder)
@@ -92,17 +103,18 @@ public struct APIClient: Sendable {
 
     /// Sends `request` and decodes the body as `Response`.
     public func send<Response: Decodable>(_ request: Request<Response>) async throws(APIError) -> Response {
-        try await dispatcher.dispatch(urlRequest(for: request), as: Response.self)
+        let (data, head, urlRequest) = try await answer(to: request)
+        return try dispatcher.decode(Response.self, from: data, head: head, request: urlRequest)
     }
 
     /// Sends `request` and returns the raw body bytes of a successful response.
     public func send(_ request: Request<Data>) async throws(APIError) -> Data {
-        try await dispatcher.response(to: urlRequest(for: request)).0
+        try await answer(to: request).0
     }
 
     /// Sends `request`, checks the status and ignores the body (204, `HEAD`, fire-and-forget).
     public func send(_ request: Request<Void>) async throws(APIError) {
-        _ = try await dispatcher.response(to: urlRequest(for: request))
+        _ = try await answer(to: request)
     }
 
     /// Sends `request` and returns the decoded value with the response's head: its status,
@@ -113,13 +125,39 @@ public struct APIClient: Sendable {
     /// print(head.value(forHTTPHeaderField: "X-RateLimit-Remaining") ?? "-", head.metrics.total ?? .zero)
     /// ```
     public func response<Response: Decodable>(to request: Request<Response>) async throws(APIError) -> (Response, ResponseHead) {
-        let urlRequest = try urlRequest(for: request)
-        let (data, head) = try await dispatcher.response(to: urlRequest)
+        let (data, head, urlRequest) = try await answer(to: request)
         return (try dispatcher.decode(Response.self, from: data, head: head, request: urlRequest), head)
     }
 
     /// Sends `request` and returns the body as it arrived, with the response's head.
     public func response(to request: Request<Data>) async throws(APIError) -> (Data, ResponseHead) {
-        try await dispatcher.response(to: urlRequest(for: request))
+        let (data, head, _) = try await answer(to: request)
+        return (data, head)
+    }
+
+    /// Sends `request`, its body beside it when the body is read as it is sent, and answers with
+    /// an acceptable response's body and head, and the request as sent.
+    private func answer<Response>(to request: Request<Response>) async throws(APIError) -> (Data, ResponseHead, URLRequest) {
+        let urlRequest = try urlRequest(for: request)
+        guard let body = request.method.body, !body.isInMemory else {
+            let (data, head) = try await dispatcher.response(to: urlRequest)
+            return (data, head, urlRequest)
+        }
+        let answer: (Data, ResponseHead)
+        do {
+            if let sendingBody {
+                answer = try await sendingBody(urlRequest, body)
+            } else {
+                var collected = urlRequest
+                collected.httpBody = try await body.collect()
+                answer = try await dispatcher.exchange(collected)
+            }
+        } catch {
+            throw APIError.failure(error, sending: urlRequest)
+        }
+        guard dispatcher.acceptableStatusCodes.contains(answer.1.statusCode) else {
+            throw APIError.unacceptable(answer.1, body: answer.0, for: urlRequest)
+        }
+        return (answer.0, answer.1, urlRequest)
     }
 }

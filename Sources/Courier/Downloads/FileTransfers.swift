@@ -36,7 +36,7 @@ package enum FileTransfers {
     /// Sends `body` as the request body and collects the response, failing with
     /// `URLError(.dataLengthExceedsMaximum)` past `maximumResponseBytes`.
     package static func upload(
-        _ request: URLRequest, body: UploadBody, over streaming: @escaping StreamingNetworking,
+        _ request: URLRequest, body: RequestBody, over streaming: @escaping StreamingNetworking,
         maximumResponseBytes: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (Data, URLResponse) {
         let networking = progress.map { layered(streaming, [StreamingLayers.reportingProgress($0)]) } ?? streaming

@@ -51,7 +51,7 @@ extension MultipartForm {
         /// The file at `url`, read in pieces while it is sent, so memory stays bounded whatever
         /// its size. The file name sent is `filename`, or the last component of `url`.
         ///
-        /// The file's size is read when the form becomes an ``UploadBody``, and its bytes while
+        /// The file's size is read when the form becomes a ``RequestBody``, and its bytes while
         /// they are sent: a file that has grown or shrunk by then fails the upload with
         /// ``MultipartFormError/fileChangedSize(path:field:expected:actual:)``.
         public static func file(_ name: String, _ url: URL, filename: String? = nil, contentType: String? = nil) -> Part {

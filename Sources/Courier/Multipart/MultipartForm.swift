@@ -8,12 +8,12 @@ import Foundation
 ///     .text("title", "Holiday"),
 ///     .file("photo", URL(filePath: "/tmp/beach.jpg"), contentType: "image/jpeg"),
 /// ])
-/// let upload = try UploadBody.multipart(form)
+/// let upload = try RequestBody.multipart(form)
 /// let (body, head) = try await client.stream(Request("photos", method: .post), uploading: upload)
 /// ```
 ///
-/// A form becomes an ``UploadBody`` with ``UploadBody/multipart(_:)``, which chooses the
-/// boundary and sets the body's ``UploadBody/contentType``; ``APIClient/stream(_:uploading:)``
+/// A form becomes a ``RequestBody`` with ``RequestBody/multipart(_:)``, which chooses the
+/// boundary and sets the body's ``RequestBody/contentType``; ``APIClient/stream(_:)``
 /// sends that `Content-Type` unless the request's headers name one. Names and file names are
 /// written as browsers write them (see ``Part``).
 public struct MultipartForm: Sendable, Equatable {

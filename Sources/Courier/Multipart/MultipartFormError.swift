@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a ``MultipartForm`` could not be sent.
 ///
-/// The first case is thrown by ``UploadBody/multipart(_:)`` before anything is sent. The other
+/// The first case is thrown by ``RequestBody/multipart(_:)`` before anything is sent. The other
 /// two are found while a file is read, when part of the body may have gone out already: the
 /// upload is stopped there, so the server sees a body shorter than its `Content-Length`, never a
 /// complete body framed wrongly (URLSession's engine writes a streamed body to a temporary file
@@ -15,9 +15,9 @@ public enum MultipartFormError: Error, Sendable, Equatable, CustomStringConverti
     case invalidContentType(field: String, value: String)
     /// The boundary, chosen at random with 190 bits of entropy, occurs in a file: the file could
     /// not be scanned before it was sent without reading it twice. A new body from the same form
-    /// (``UploadBody/multipart(_:)`` again) has another boundary.
+    /// (``RequestBody/multipart(_:)`` again) has another boundary.
     case boundaryInFile(path: String, field: String)
-    /// A file had `expected` bytes when the form became an ``UploadBody`` and `actual` when it
+    /// A file had `expected` bytes when the form became a ``RequestBody`` and `actual` when it
     /// was read (at least that many when it had grown), so the `Content-Length` sent was wrong.
     case fileChangedSize(path: String, field: String, expected: Int64, actual: Int64)
 

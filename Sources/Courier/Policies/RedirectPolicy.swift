@@ -10,7 +10,7 @@ import Foundation
 /// 301 and 302 turn POST into GET; 307 and 308 keep method and body. When the method becomes
 /// GET, the body goes and so do the headers that describe it (`Content-Type`, `Content-Length`,
 /// `Content-Encoding`, `Content-Language`, `Content-Location`). A relative `Location` resolves
-/// against the current URL. An ``UploadBody`` (see the streaming redirect layer)
+/// against the current URL. A ``RequestBody`` (see the streaming redirect layer)
 /// goes or stays as `httpBody` does; one that a 307 or 308 keeps but that cannot be sent again
 /// (a stream read once) fails the redirect with
 /// `URLError(.requestBodyStreamExhausted)`, as a body stream does.
@@ -73,7 +73,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// What to do after `request` was answered with `statusCode` and `location`, when
     /// `redirectsSoFar` redirects were followed before it.
     package func decision(after request: URLRequest, statusCode: Int, location: String?, redirectsSoFar: Int) -> Decision {
-        var upload: UploadBody?
+        var upload: RequestBody?
         return decision(after: request, uploading: &upload, statusCode: statusCode, location: location, redirectsSoFar: redirectsSoFar)
     }
 
@@ -81,7 +81,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// as its body, which becomes the upload of the next hop: dropped with the method when it
     /// turns into GET, kept otherwise, and a failure when it cannot be sent again.
     package func decision(
-        after request: URLRequest, uploading upload: inout UploadBody?, statusCode: Int, location: String?, redirectsSoFar: Int
+        after request: URLRequest, uploading upload: inout RequestBody?, statusCode: Int, location: String?, redirectsSoFar: Int
     ) -> Decision {
         guard Self.isRedirect(statusCode), let location, let currentURL = request.url,
               let target = URL(string: location, relativeTo: currentURL)?.absoluteURL

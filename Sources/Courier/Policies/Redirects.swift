@@ -52,7 +52,7 @@ func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(
 private struct RedirectWalk {
     let policy: RedirectPolicy
     var current: URLRequest
-    var currentUpload: UploadBody?
+    var currentUpload: RequestBody?
     var redirects = 0
     var hops: [ExchangeMetrics] = []
 

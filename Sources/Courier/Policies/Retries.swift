@@ -40,7 +40,7 @@ extension StreamingLayers {
     /// Retries (``Policies/retries``) for a streamed body. A retry is decided on the head, before
     /// the body is handed on: on a failed connection or a retryable status, whose body is dropped
     /// unread (which cancels its transfer). Once a body has been handed to the caller, nothing is
-    /// retried. A streamed ``UploadBody`` (``UploadBody/isReplayable`` false) is never retried.
+    /// retried. A streamed ``RequestBody`` (``RequestBody/isReplayable`` false) is never retried.
     package static func retrying(_ policy: RetryPolicy = .standard) -> StreamingNetworkingLayer {
         retryLayer(policy)
     }
@@ -70,7 +70,7 @@ func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
 /// of its loop (attempts, errors, heads of earlier attempts: several KiB) is allocated only for
 /// such requests, not for every request in flight that passes through the layer.
 private func sendRetrying<Body: ExchangeBody, Head: ExchangeHead>(
-    _ request: URLRequest, _ upload: UploadBody?, policy: RetryPolicy, random: @Sendable () -> Double,
+    _ request: URLRequest, _ upload: RequestBody?, policy: RetryPolicy, random: @Sendable () -> Double,
     sleep: @Sendable (Duration) async throws -> Void, send: Exchange<Body, Head>
 ) async throws -> (Body, Head) {
     let clock = ContinuousClock()

@@ -14,7 +14,7 @@ import Foundation
 /// Only idempotent methods are retried (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT,
 /// DELETE), since a POST that failed after it reached the server may have had its effect;
 /// ``retriesAnyMethod`` or a request's ``Request/retryingAnyMethod()`` opts in. A body that cannot be sent
-/// twice (`httpBodyStream`, a streamed ``UploadBody``) is never retried.
+/// twice (`httpBodyStream`, a streamed ``RequestBody``) is never retried.
 ///
 /// Before each retry the layer waits an exponential backoff, `initialDelay × multiplierⁿ` capped
 /// at ``maximumDelay``, of which a ``jitter`` fraction is drawn at random so that clients that

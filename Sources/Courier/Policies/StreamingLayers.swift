@@ -38,9 +38,9 @@ package enum StreamingLayers {
     /// Redirects (``Policies/redirects``) for a streamed body: they are followed on the head, and
     /// the body of a followed 3xx is dropped, which cancels its transfer.
     ///
-    /// The ``UploadBody`` goes to the next hop by the rules for `httpBody`: dropped when the
+    /// The ``RequestBody`` goes to the next hop by the rules for `httpBody`: dropped when the
     /// method becomes GET (a 303, or a 301 or 302 after POST), sent again on 307 and 308. A body
-    /// that cannot be sent again (``UploadBody/isReplayable`` is false) fails such a redirect with
+    /// that cannot be sent again (``RequestBody/isReplayable`` is false) fails such a redirect with
     /// `URLError(.requestBodyStreamExhausted)`.
     package static func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> StreamingNetworkingLayer {
         redirectLayer(policy)

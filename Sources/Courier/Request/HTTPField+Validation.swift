@@ -76,7 +76,7 @@ extension URLRequest {
 
     /// ``validateForSending()`` for a request whose body is `upload` when one is given: a
     /// hand-set `Content-Length` must then match the upload's length, when that is known.
-    package func validateForSending(uploading upload: UploadBody?) throws(RequestError) {
+    package func validateForSending(uploading upload: RequestBody?) throws(RequestError) {
         guard let upload else { return try validateForSending() }
         try validateForSending(bodyLength: upload.length)
     }

@@ -9,6 +9,7 @@ import Foundation
 /// ```swift
 /// Request<[Repo]>("search/repositories", method: .get([URLQueryItem(name: "q", value: "swift")]))
 /// Request<Todo>("todos", method: .post(.json(newTodo)))
+/// Request<Receipt>("reports", method: .post(try .multipart(form)))   // a file read as it is sent
 /// Request<Void>("todos/7", method: .delete)
 /// ```
 ///

@@ -7,7 +7,9 @@ extension Request {
     /// Builds the `URLRequest` a transport sends.
     ///
     /// The URL is ``endpoint`` resolved against `baseURL`, with the method's query items
-    /// appended; a body's content type is set unless ``headers`` name one.
+    /// appended; a body's content type is set unless ``headers`` name one. A body held in memory
+    /// is the request's `httpBody`; one read as it is sent (a file, a stream, a form with files)
+    /// is not in the `URLRequest` and goes beside it.
     ///
     /// - Throws: ``RequestError`` when the URL cannot be formed, the method is not a token, a
     ///   header is malformed, or the body cannot be encoded. Never traps.
@@ -40,6 +42,8 @@ extension Request {
             request.setValue(value, forHTTPHeaderField: name)
         }
         if let body = method.body {
+            // A body read as it is sent goes beside the request (see `APIClient`), with its
+            // Content-Type here.
             request.httpBody = try body.data(using: encoder)
             if let contentType = body.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
                 request.setValue(contentType, forHTTPHeaderField: "Content-Type")

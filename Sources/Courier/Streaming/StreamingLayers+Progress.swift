@@ -13,7 +13,7 @@ extension StreamingLayers {
     /// ])
     /// ```
     ///
-    /// Bytes sent are counted as the engine takes them from the ``UploadBody`` (so they run a
+    /// Bytes sent are counted as the engine takes them from the ``RequestBody`` (so they run a
     /// buffer's worth ahead of the socket); bytes received as the reader takes chunks from the
     /// ``ResponseBody``, so a reader that stops reading sees progress stop. `observer` is called
     /// at most once per `interval`, and always for the response head, for the last byte of the
@@ -57,7 +57,7 @@ extension StreamingLayers {
         }
     }
 
-    private static func expectedBytesToSend(_ request: URLRequest, _ upload: UploadBody?) -> Int64? {
+    private static func expectedBytesToSend(_ request: URLRequest, _ upload: RequestBody?) -> Int64? {
         if let upload { return upload.length }
         if let body = request.httpBody { return Int64(body.count) }
         if request.httpBodyStream != nil {

@@ -12,7 +12,7 @@ public struct TransferProgress: Sendable, Equatable {
     /// when a 307 or 308 redirect sends the body again.
     public var bytesSent: Int64
 
-    /// The size of the request body, when known: the ``UploadBody/length``, the `httpBody`'s
+    /// The size of the request body, when known: the ``RequestBody/length``, the `httpBody`'s
     /// size or a `Content-Length` the request sets; `0` with no body.
     public var expectedBytesToSend: Int64?
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The engine's side of an ``UploadBody``: reads that never block, fed by a task that produces
+/// The engine's side of a ``RequestBody``: reads that never block, fed by a task that produces
 /// the body into a bounded buffer.
 ///
 /// The engine calls ``read(into:)`` on its own thread. When nothing is buffered yet the read
@@ -17,10 +17,10 @@ package final class UploadBodyReader: Sendable {
     private let state: Locked<State>
     private let onReadable: @Sendable () -> Void
     private let producer = Locked<Task<Void, Never>?>(nil)
-    private let body: UploadBody
+    private let body: RequestBody
 
     /// `bufferSize` bytes at most wait to be sent.
-    package init(_ body: UploadBody, bufferSize: Int = 256 << 10, onReadable: @escaping @Sendable () -> Void) {
+    package init(_ body: RequestBody, bufferSize: Int = 256 << 10, onReadable: @escaping @Sendable () -> Void) {
         self.body = body
         self.onReadable = onReadable
         state = Locked(UploadBodyState(capacity: bufferSize))

@@ -63,7 +63,7 @@ extension HTTPTransport {
     ///
     /// - Throws: what ``data(for:)`` throws, before the head; a read of the body throws the
     ///   engine's `URLError` for failures after it.
-    public func stream(for request: URLRequest, uploading upload: UploadBody? = nil) async throws -> (ResponseBody, ResponseHead) {
+    public func stream(for request: URLRequest, uploading upload: RequestBody? = nil) async throws -> (ResponseBody, ResponseHead) {
         try await engine.stream(request, upload)
     }
 
@@ -124,7 +124,7 @@ extension HTTPTransport {
     public func upload(
         for request: URLRequest, fromFile fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> (Data, URLResponse) {
-        try await upload(for: request, body: try UploadBody.file(fileURL), progress: progress)
+        try await upload(for: request, body: try RequestBody.file(fileURL), progress: progress)
     }
 
     /// Sends `bodyData` as the request body and returns the response body; see
@@ -136,7 +136,7 @@ extension HTTPTransport {
     }
 
     private func upload(
-        for request: URLRequest, body: UploadBody, progress: (@Sendable (TransferProgress) -> Void)?
+        for request: URLRequest, body: RequestBody, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (Data, URLResponse) {
         try await FileTransfers.upload(
             request, body: body, over: streaming, maximumResponseBytes: policies.maximumResponseBytes, progress: progress

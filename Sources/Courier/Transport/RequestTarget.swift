@@ -25,7 +25,7 @@ extension URLRequest {
     ///   ``RequestError/unsupportedOption(_:transport:supportedBy:)``;
     /// - a task cancelled already: `URLError(.cancelled)`.
     package func checkedForSending(
-        uploading upload: UploadBody?, transport: String, sendsOverUnixSockets: Bool
+        uploading upload: RequestBody?, transport: String, sendsOverUnixSockets: Bool
     ) throws -> RequestTarget {
         try validateForSending(uploading: upload)
         if (httpMethod ?? "GET") == "GET", upload != nil || httpBodyStream != nil || !(httpBody ?? Data()).isEmpty {

@@ -25,7 +25,7 @@ public struct TransportCapabilities: Sendable, Equatable {
     /// A client certificate (its key possibly encrypted), a pinned public key and a minimum TLS
     /// version are honoured; otherwise asking for one is refused as above.
     public var configuresTLSIdentity: Bool
-    /// The response's head and body are handed over while an ``UploadBody/duplex(_:length:)``
+    /// The response's head and body are handed over while a ``RequestBody/duplex(_:length:)``
     /// body is still being produced; otherwise such a body is refused as above.
     public var streamsDuplex: Bool
     /// HTTP/3 over QUIC can be asked for (`CurlTransport.HTTPVersionPreference.http3` and

@@ -49,40 +49,53 @@ public struct TransportEngine: Sendable {
     /// This engine with `policies`' layers over each of its calls, in the same order: what a
     /// transport answers ``HTTPTransport/engine`` with. Build it once, when the transport is
     /// made, rather than per request. Outside them all, a streamed request that names no
-    /// `Content-Type` gets its upload's (a form's, with its boundary), so every layer sees the
+    /// `Content-Type` gets its body's (a form's, with its boundary), so every layer sees the
     /// request as it goes out.
     public func applying(_ policies: Policies) -> TransportEngine {
         let stream = policies.apply(to: self.stream)
         let exchange = collectsItself ? self.exchange : Self.collecting(self.stream, upTo: policies.maximumResponseBytes)
         return TransportEngine(exchange: policies.apply(to: exchange)) { request, upload in
-            try await stream(request.namingContentType(of: upload), upload)
+            // JSON sent straight to a transport is encoded here, so that it has a length.
+            let upload = try upload?.encoded()
+            return try await stream(request.namingContentType(of: upload), upload)
         }
+    }
+
+    /// Sends `request` with `body` read as it goes out, and answers with the response's body
+    /// read whole, up to `limit` bytes, as ``exchange`` answers: how a client sends a file or a
+    /// form through a buffered call.
+    package func exchange(_ request: URLRequest, sending body: RequestBody, upTo limit: Int) async throws -> (Data, ResponseHead) {
+        try await Self.collected(stream, request, body, upTo: limit)
     }
 
     /// `stream`'s answers with their bodies read whole, up to `limit` bytes, and their heads
     /// carrying the metrics of the whole exchange, as an engine's own buffered call answers.
     private static func collecting(_ stream: @escaping StreamingNetworking, upTo limit: Int) -> HTTPExchange {
-        { request in
-            let (body, answered) = try await stream(request, nil)
-            var head = answered
-            let data: Data
-            do {
-                data = try await body.collect(upTo: limit)
-            } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
-                throw URLError(
-                    .dataLengthExceedsMaximum, "the body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
-                    url: head.url
-                )
-            }
-            if let metrics = body.metrics { head.metrics = metrics }
-            return (data, head)
+        { request in try await collected(stream, request, nil, upTo: limit) }
+    }
+
+    private static func collected(
+        _ stream: StreamingNetworking, _ request: URLRequest, _ upload: RequestBody?, upTo limit: Int
+    ) async throws -> (Data, ResponseHead) {
+        let (body, answered) = try await stream(request, upload)
+        var head = answered
+        let data: Data
+        do {
+            data = try await body.collect(upTo: limit)
+        } catch let error as URLError where error.code == .dataLengthExceedsMaximum {
+            throw URLError(
+                .dataLengthExceedsMaximum, "the body exceeds the limit of \(limit) bytes (Policies.maximumResponseBytes)",
+                url: head.url
+            )
         }
+        if let metrics = body.metrics { head.metrics = metrics }
+        return (data, head)
     }
 }
 
 extension URLRequest {
-    /// This request with `upload`'s ``UploadBody/contentType`` when it names none itself.
-    package func namingContentType(of upload: UploadBody?) -> URLRequest {
+    /// This request with `upload`'s ``RequestBody/contentType`` when it names none itself.
+    package func namingContentType(of upload: RequestBody?) -> URLRequest {
         guard let contentType = upload?.contentType, value(forHTTPHeaderField: "Content-Type") == nil else { return self }
         var request = self
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")

@@ -39,7 +39,7 @@ extension URLSession {
     /// file, which FoundationNetworking reads in pieces as it sends; a stream spooled to a file
     /// first (see ``URLSessionTransport/UploadSpool``).
     func courierStream(
-        for request: URLRequest, uploading upload: UploadBody?, tasks: URLSessionTransport.TaskQueue,
+        for request: URLRequest, uploading upload: RequestBody?, tasks: URLSessionTransport.TaskQueue,
         delegate: URLSessionTransport.SessionDelegate
     ) async throws -> (ResponseBody, ResponseHead) {
         var request = try outgoing(request)

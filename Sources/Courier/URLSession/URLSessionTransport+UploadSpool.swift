@@ -4,7 +4,7 @@ import FoundationNetworking
 import Foundation
 
 extension URLSessionTransport {
-    /// A streamed ``UploadBody`` written to a temporary file before it is sent, and the file
+    /// A streamed ``RequestBody`` written to a temporary file before it is sent, and the file
     /// removed once the task ends.
     ///
     /// FoundationNetworking reads a body stream on the session's work queue and ends the body
@@ -19,7 +19,7 @@ extension URLSessionTransport {
         let file: URL
 
         /// Writes every chunk of `body` to a new temporary file as it is produced.
-        static func write(_ body: UploadBody) async throws -> UploadSpool {
+        static func write(_ body: RequestBody) async throws -> UploadSpool {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString)")
             guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])

@@ -21,7 +21,7 @@ import Synchronization
 /// FoundationNetworking cannot pause a transfer, so the bytes of a streamed body its reader has
 /// not read yet wait in memory, up to ``Configuration/maximumUnreadBytes``, past which the body
 /// fails; use `CurlTransport` to read large bodies slowly in bounded memory. A
-/// ``UploadBody/stream(_:length:)`` body is written to a temporary file before it is sent
+/// ``RequestBody/stream(_:length:)`` body is written to a temporary file before it is sent
 /// (FoundationNetworking can only wait for a body's bytes without blocking when they come from
 /// a file).
 public struct URLSessionTransport: HTTPTransport {
@@ -123,12 +123,12 @@ public struct URLSessionTransport: HTTPTransport {
     /// streamed body is spooled whole before the first byte goes out (see ``UploadSpool``): a
     /// body that waits for the response would wait for ever.
     static let duplexRefusal = RequestError.unsupportedOption(
-        "read the response while a duplex body (UploadBody.duplex) is still being sent",
+        "read the response while a duplex body (RequestBody.duplex) is still being sent",
         transport: "URLSessionTransport", supportedBy: "CurlTransport"
     )
 
     /// `request` checked as both engines check it, and completed as this one sends it.
-    static func prepared(_ request: URLRequest, uploading upload: UploadBody?, configuration: Configuration) throws -> URLRequest {
+    static func prepared(_ request: URLRequest, uploading upload: RequestBody?, configuration: Configuration) throws -> URLRequest {
         _ = try request.checkedForSending(uploading: upload, transport: "URLSessionTransport", sendsOverUnixSockets: false)
         if configuration.policies.connectTimeout != nil { throw connectTimeoutRefusal }
         var request = request

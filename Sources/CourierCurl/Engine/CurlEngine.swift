@@ -70,7 +70,7 @@ struct CurlEngine: Sendable {
     /// One exchange whose head is returned as soon as it is complete, with what libcurl measured
     /// up to it, and whose body is read as it arrives; the body's metrics are the whole
     /// exchange's once it has ended. `upload` is sent as libcurl asks for it.
-    func stream(for request: URLRequest, uploading upload: UploadBody?) async throws -> (ResponseBody, ResponseHead) {
+    func stream(for request: URLRequest, uploading upload: RequestBody?) async throws -> (ResponseBody, ResponseHead) {
         let plan = try plan(for: request, upload: upload)
         let (transfer, loop) = try makeTransfer(plan, streamsBody: true)
         guard let storage = transfer.bodyStorage else {
@@ -85,7 +85,7 @@ struct CurlEngine: Sendable {
         return (body, response.head)
     }
 
-    private func plan(for request: URLRequest, upload: UploadBody?) throws -> CurlRequestPlan {
+    private func plan(for request: URLRequest, upload: RequestBody?) throws -> CurlRequestPlan {
         let target = try request.checkedForSending(uploading: upload, transport: "CurlTransport", sendsOverUnixSockets: true)
         if let refusal = configuration.httpVersion.refusal() {
             throw refusal

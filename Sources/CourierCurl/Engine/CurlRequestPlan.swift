@@ -30,14 +30,14 @@ struct CurlRequestPlan: Sendable {
     var dohURL: URL?
     var shape: Shape
     var body: Data
-    /// A body produced while it is sent: an ``/Courier/UploadBody`` given to the streaming API,
+    /// A body produced while it is sent: an ``/Courier/RequestBody`` given to the streaming API,
     /// or `URLRequest.httpBodyStream`; nil for a `Data` body or none.
-    var upload: UploadBody?
+    var upload: RequestBody?
     /// `CURLOPT_POSTFIELDSIZE_LARGE` for a body: the `Data`'s size or, for a streamed upload,
     /// its length or the request's own `Content-Length`; -1 (unknown) sends it chunked, as
     /// URLSession does.
     var uploadLength: Int64
-    /// Told how many bytes of `body` libcurl has taken, when an ``/Courier/UploadBody`` of bytes
+    /// Told how many bytes of `body` libcurl has taken, when an ``/Courier/RequestBody`` of bytes
     /// is observed for progress (a streamed upload's reader reports its own reads).
     var bodyObserver: (@Sendable (Int64) -> Void)?
     /// What decides the `CURLOPT_HTTPHEADER` lines; the lines themselves are built once per
@@ -66,10 +66,10 @@ extension CurlRequestPlan {
 
     /// Builds the plan for `request`, which has passed `validateForSending()` and has an
     /// http or https URL. `upload`, when given, replaces the request's own body.
-    init(request: URLRequest, url: URL, upload: UploadBody? = nil, configuration: CurlTransport.Configuration) {
+    init(request: URLRequest, url: URL, upload: RequestBody? = nil, configuration: CurlTransport.Configuration) {
         let method = request.httpMethod ?? "GET"
         var body = request.httpBody ?? Data()
-        var stream = request.httpBodyStream.map { UploadBody.inputStream($0, length: Self.declaredLength(request)) }
+        var stream = request.httpBodyStream.map { RequestBody.inputStream($0, length: Self.declaredLength(request)) }
         if let upload {
             if case .data(let data) = upload.source {
                 body = data

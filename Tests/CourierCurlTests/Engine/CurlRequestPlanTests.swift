@@ -10,7 +10,7 @@ import Testing
 struct CurlRequestPlanTests {
     private func plan(
         _ method: String, body: String? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60,
-        upload: UploadBody? = nil
+        upload: RequestBody? = nil
     ) -> CurlRequestPlan {
         let url = URL(string: "http://127.0.0.1/x")!
         var request = URLRequest(url: url)
@@ -64,10 +64,10 @@ struct CurlRequestPlanTests {
     /// FoundationNetworking never labels, and curl's `-T` sends no type. It replaces the
     /// request's own body, which would have been labelled.
     @Test(arguments: [
-        UploadBody.data(Data("a".utf8)), UploadBody(source: .file(URL(fileURLWithPath: "/courier/a")), length: 1),
+        RequestBody.data(Data("a".utf8)), RequestBody(source: .file(URL(fileURLWithPath: "/courier/a")), length: 1),
         .stream(AsyncStream<Data> { $0.finish() }), .stream(AsyncStream<Data> { $0.finish() }, length: 0),
     ])
-    func aPostOfAnUploadLosesTheFormContentType(_ upload: UploadBody) {
+    func aPostOfAnUploadLosesTheFormContentType(_ upload: RequestBody) {
         #expect(plan("POST", upload: upload).headerLines.contains("Content-Type:"))
         #expect(plan("POST", body: "own", upload: upload).headerLines.contains("Content-Type:"))
         let named = plan("POST", headers: ["Content-Type": "application/json"], upload: upload).headerLines

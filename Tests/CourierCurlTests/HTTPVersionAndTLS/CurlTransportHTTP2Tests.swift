@@ -313,7 +313,7 @@ struct CurlTransportHTTP2Tests {
             #expect(echo.bodyText == "over h2")
             let payload = DeterministicBytes.data(count: 300_000, seed: 3)
             let chunks = stride(from: 0, to: payload.count, by: 10_000).map { payload[$0..<min($0 + 10_000, payload.count)] }
-            let upload = UploadBody.stream(AsyncStream { continuation in
+            let upload = RequestBody.stream(AsyncStream { continuation in
                 for chunk in chunks { continuation.yield(Data(chunk)) }
                 continuation.finish()
             })

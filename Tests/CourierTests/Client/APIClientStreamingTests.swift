@@ -28,7 +28,8 @@ import Testing
     @Test func theUploadGoesToTheStreamingNetworking() async throws {
         var client = APIClient(baseURL: base, networking: stub(status: 500))
         client.streaming = streaming(status: 200, body: Data("ok:".utf8))
-        let (body, _) = try await client.stream(Request<ResponseBody>("files", method: .put(.data(Data()))), uploading: .data(Data("up".utf8)))
+        let chunks = AsyncStream<Data> { $0.yield(Data("up".utf8)); $0.finish() }
+        let (body, _) = try await client.stream(Request<ResponseBody>("files", method: .put(.stream(chunks))))
         #expect(try await body.collect(upTo: 100) == Data("ok:up".utf8))
     }
 

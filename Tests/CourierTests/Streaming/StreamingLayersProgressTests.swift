@@ -33,7 +33,7 @@ import Testing
     }
 
     /// Reads `upload` to its end through a reader, in 16 KiB pieces, waiting when it has nothing.
-    private static func drain(_ upload: UploadBody) async throws -> Int64 {
+    private static func drain(_ upload: RequestBody) async throws -> Int64 {
         let (readable, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let reader = UploadBodyReader(upload, bufferSize: 32 << 10) { signal.yield() }
         reader.start()
@@ -95,7 +95,7 @@ import Testing
     func countsUploadBytesAsTheEngineTakesThem(source: String) async throws {
         let reports = Reports()
         let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
-        let upload: UploadBody
+        let upload: RequestBody
         var file: URL?
         switch source {
         case "data":
@@ -135,16 +135,16 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
         try Data("x".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(UploadBody.data(Data("a".utf8)).observingReads { _ in }.isReplayable)
-        #expect(try UploadBody.file(url).observingReads { _ in }.isReplayable)
-        let stream = UploadBody.stream(AsyncStream<Data> { $0.finish() })
+        #expect(RequestBody.data(Data("a".utf8)).observingReads { _ in }.isReplayable)
+        #expect(try RequestBody.file(url).observingReads { _ in }.isReplayable)
+        let stream = RequestBody.stream(AsyncStream<Data> { $0.finish() })
         #expect(!stream.observingReads { _ in }.isReplayable)
     }
 
     @Test func anObservedBodySendsTheSameBytesEachTime() async throws {
         let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         let counts = Locked<[Int64]>([])
-        let upload = UploadBody.data(bytes).observingReads { count in counts.withLock { $0.append(count) } }
+        let upload = RequestBody.data(bytes).observingReads { count in counts.withLock { $0.append(count) } }
         #expect(try await upload.collect() == bytes)
         #expect(try await Self.drain(upload) == Int64(bytes.count))
         #expect(try await upload.collect() == bytes)

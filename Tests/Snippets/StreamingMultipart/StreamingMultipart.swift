@@ -4,13 +4,14 @@ import FoundationNetworking
 import Courier
 import Foundation
 
-func uploadReport(_ file: URL, titled title: String, with client: APIClient) async throws -> Int {
+struct Receipt: Decodable {
+    var path: String
+}
+
+func uploadReport(_ file: URL, titled title: String, with client: APIClient) async throws -> Receipt {
     let form = MultipartForm([
         .text("title", title),
         .file("report", file, contentType: "application/pdf"),   // read while it is sent
     ])
-    let request = Request<ResponseBody>("reports", method: .post)
-    let (body, head) = try await client.stream(request, uploading: try .multipart(form))
-    _ = try await body.collect(upTo: 1 << 20)
-    return head.statusCode
+    return try await client.send(Request("reports", method: .post(try .multipart(form))))
 }

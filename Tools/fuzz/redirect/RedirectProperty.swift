@@ -28,7 +28,7 @@ import Foundation
     for (index, name) in RedirectCase.headerNames.enumerated() where headerBits & (1 << index) != 0 {
         request.setValue("secret-\(index)", forHTTPHeaderField: uppercase ? name.uppercased() : name.lowercased())
     }
-    var upload: UploadBody?
+    var upload: RequestBody?
     switch input.byte() % 4 {
     case 1: request.httpBody = Data("body".utf8)
     case 2: upload = .data(Data("upload".utf8))
@@ -83,7 +83,7 @@ private struct RedirectCase {
     let next: URLRequest
     let statusCode: Int
     let redirectsSoFar: Int
-    let upload: UploadBody?
+    let upload: RequestBody?
     let hadUpload: Bool
     let uploadWasReplayable: Bool
 

@@ -15,7 +15,7 @@ import Foundation
     let flags = input.byte()
     let uploadChoice = input.byte()
     let uploadSize = Int(uploadChoice >> 3)
-    let upload: UploadBody? = switch uploadChoice & 7 {
+    let upload: RequestBody? = switch uploadChoice & 7 {
     case 1: .data(Data(repeating: 0x62, count: uploadSize))
     case 2: .stream(AsyncStream<Data> { $0.finish() }, length: Int64(uploadSize))
     case 3: .stream(AsyncStream<Data> { $0.finish() })

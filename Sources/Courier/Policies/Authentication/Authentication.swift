@@ -30,7 +30,7 @@ import Foundation
 /// it. A request that carries its own `Authorization` is left alone. The refresh runs in a
 /// task of its own, so one waiting request cancelled does not cancel it for the others; a
 /// request sent again after a refresh is a second call through the policies, with a total
-/// deadline of its own. A body streamed from ``UploadBody/stream(_:length:)``, which can be
+/// deadline of its own. A body streamed from ``RequestBody/stream(_:length:)``, which can be
 /// read once, is not sent again: its 401 is the answer.
 public final class Authentication: HTTPExchangeLayer {
     /// Scheme, host and port the credential is for.

@@ -41,7 +41,7 @@ func cacheLayer<Body: ExchangeBody, Head: ExchangeHead>(_ cache: HTTPCache) -> E
 extension HTTPCache {
     /// Sends `request` through `next` and applies what `exchange` says of the answer.
     fileprivate func send<Body: ExchangeBody, Head: ExchangeHead>(
-        _ request: URLRequest, _ upload: UploadBody?, original: URLRequest, through next: Exchange<Body, Head>,
+        _ request: URLRequest, _ upload: RequestBody?, original: URLRequest, through next: Exchange<Body, Head>,
         exchange: inout CacheExchange
     ) async throws -> (Body, Head) {
         let requestTime = now()

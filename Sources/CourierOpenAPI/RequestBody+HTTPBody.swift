@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import OpenAPIRuntime
 
-extension UploadBody {
+extension RequestBody {
     /// `body`'s chunks, read as the request goes out, with its length when it knows it so that
     /// the engine sends a `Content-Length` rather than a chunked body.
     init(_ body: HTTPBody) {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import Courier
 
-/// `UploadBody.multipart(_:)` produced without sockets: the bytes, the length the engines send
+/// `RequestBody.multipart(_:)` produced without sockets: the bytes, the length the engines send
 /// as `Content-Length`, files read while producing, and the typed failures.
-@Suite struct UploadBodyMultipartTests {
+@Suite struct RequestBodyMultipartTests {
     private static func temporaryFile(_ bytes: Data) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-multipart-\(UUID().uuidString)")
         try bytes.write(to: url)
@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func aFormInMemoryIsOneReplayableBlockOfBytes() throws {
-        let body = try UploadBody.multipart(MultipartForm([.text("a", "1"), .data("b", Data([0, 1, 2]))]))
+        let body = try RequestBody.multipart(MultipartForm([.text("a", "1"), .data("b", Data([0, 1, 2]))]))
         guard case .data(let data) = body.source else {
             Issue.record("expected bytes in memory")
             return
@@ -27,7 +27,7 @@ import Testing
         let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let file = try Self.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(at: file) }
-        let body = try UploadBody.multipart(MultipartForm([.text("a", "1"), .file("f", file)]))
+        let body = try RequestBody.multipart(MultipartForm([.text("a", "1"), .file("f", file)]))
         guard case .chunks = body.source else {
             Issue.record("a file must be streamed, not read into memory")
             return
@@ -43,7 +43,7 @@ import Testing
         let file = try Self.temporaryFile(Data())
         defer { try? FileManager.default.removeItem(at: file) }
         let layout = try MultipartLayout(form: MultipartForm([.file("f", file, filename: "e")]), nextBoundary: { "B" }, fileSize: { _ in 0 })
-        let produced = try await UploadBody.multipart(layout).collect()
+        let produced = try await RequestBody.multipart(layout).collect()
         #expect(String(decoding: produced, as: UTF8.self) == """
             --B\r\nContent-Disposition: form-data; name="f"; filename="e"\r\n\
             Content-Type: application/octet-stream\r\n\r\n\r\n--B--\r\n
@@ -60,7 +60,7 @@ import Testing
         let form = MultipartForm([.file("upload", file)])
         let layout = try MultipartLayout(form: form, nextBoundary: { "SEPARATOR" }, fileSize: { _ in Int64(bytes.count) })
         await #expect(throws: MultipartFormError.boundaryInFile(path: file.path, field: "upload")) {
-            _ = try await UploadBody.multipart(layout).collect()
+            _ = try await RequestBody.multipart(layout).collect()
         }
     }
 
@@ -71,17 +71,17 @@ import Testing
         let form = MultipartForm([.file("f", file)])
         let shrunk = try MultipartLayout(form: form, nextBoundary: { "XYZZY" }, fileSize: { _ in 12 })
         await #expect(throws: MultipartFormError.fileChangedSize(path: file.path, field: "f", expected: 12, actual: 10)) {
-            _ = try await UploadBody.multipart(shrunk).collect()
+            _ = try await RequestBody.multipart(shrunk).collect()
         }
         let grown = try MultipartLayout(form: form, nextBoundary: { "XYZZY" }, fileSize: { _ in 4 })
         await #expect(throws: MultipartFormError.fileChangedSize(path: file.path, field: "f", expected: 4, actual: 10)) {
-            _ = try await UploadBody.multipart(grown).collect()
+            _ = try await RequestBody.multipart(grown).collect()
         }
     }
 
     @Test func aMissingFileFailsBeforeAnythingIsSent() {
         let missing = URL(fileURLWithPath: "/nonexistent/courier-\(UUID().uuidString)")
-        #expect(throws: (any Error).self) { try UploadBody.multipart(MultipartForm([.file("f", missing)])) }
+        #expect(throws: (any Error).self) { try RequestBody.multipart(MultipartForm([.file("f", missing)])) }
     }
 
     @Test func theErrorsSayWhatHappenedAndWhere() {

@@ -1,11 +1,11 @@
 import Foundation
 
-extension UploadBody {
+extension RequestBody {
     /// A ``MultipartForm`` as a `multipart/form-data` body, with its ``contentType`` (the
     /// boundary) and its ``length``, so that it goes out with `Content-Length`, never chunked.
     ///
     /// ```swift
-    /// let upload = try UploadBody.multipart(MultipartForm([.text("title", "Report"), .file("pdf", report)]))
+    /// let upload = try RequestBody.multipart(MultipartForm([.text("title", "Report"), .file("pdf", report)]))
     /// let (body, head) = try await client.stream(Request("reports", method: .post), uploading: upload)
     /// ```
     ///
@@ -23,19 +23,19 @@ extension UploadBody {
     /// - Throws: ``MultipartFormError/invalidContentType(field:value:)`` for a part's
     ///   `Content-Type` with a control character; the file system's error when a file's size
     ///   cannot be read, as ``file(_:)`` throws. Nothing has been sent.
-    public static func multipart(_ form: MultipartForm) throws -> UploadBody {
+    public static func multipart(_ form: MultipartForm) throws -> RequestBody {
         try multipart(MultipartLayout(form: form, fileSize: fileSize(of:)))
     }
 
     /// The body of a laid-out form.
-    package static func multipart(_ layout: MultipartLayout) -> UploadBody {
-        var body: UploadBody
+    package static func multipart(_ layout: MultipartLayout) -> RequestBody {
+        var body: RequestBody
         let segments = layout.segments
         if segments.count == 1, case .bytes(let data) = segments[0] {
             body = .data(data)
         } else {
             let boundary = layout.boundary
-            body = UploadBody(source: .chunks({ send in
+            body = RequestBody(source: .chunks({ send in
                 for segment in segments {
                     switch segment {
                     case .bytes(let data):

@@ -1,15 +1,15 @@
 import Dispatch
 import Foundation
 
-extension UploadBody {
+extension RequestBody {
     /// The bytes of `URLRequest.httpBodyStream`, read in pieces on a dispatch queue so that an
     /// `InputStream` whose `read` blocks holds up no engine thread and no task thread.
     ///
     /// An `InputStream` can be read once: the body is not replayable. Reading stops at the end
     /// of the stream or at its first error, which fails the upload with that error.
-    package static func inputStream(_ stream: InputStream, length: Int64?) -> UploadBody {
+    package static func inputStream(_ stream: InputStream, length: Int64?) -> RequestBody {
         let box = InputStreamBox(stream)
-        return UploadBody(source: .chunks({ send in
+        return RequestBody(source: .chunks({ send in
             while let chunk = try await box.nextChunk() {
                 try await send(chunk)
             }
@@ -21,7 +21,7 @@ extension UploadBody {
 private final class InputStreamBox: @unchecked Sendable {
     // @unchecked: the stream is touched only by reads, which run one at a time on `queue`.
     private let stream: InputStream
-    private let queue = DispatchQueue(label: "Courier.UploadBody.inputStream")
+    private let queue = DispatchQueue(label: "Courier.RequestBody.inputStream")
     private var isOpen = false
     static let chunkSize = 64 << 10
 

@@ -11,7 +11,7 @@ import OpenAPIRuntime
 import Testing
 
 /// Request bodies produced by an AsyncSequence and sent through the generated client.
-@Suite struct UploadBodyHTTPBodyTests {
+@Suite struct RequestBodyHTTPBodyTests {
     @Test(arguments: TransportKind.configured, [false, true])
     func aStreamedUploadArrivesWhole(transport: TransportKind, declaresLength: Bool) async throws {
         try await withTestServer { server in
