@@ -29,6 +29,7 @@ import Testing
 @testable import StreamingSequence
 @testable import WebSocketsChat
 @testable import ImplementingATransportEngine
+@testable import PoliciesLayers
 import CourierWebSocketTestSupport
 
 /// Runs the DocC articles' examples: against stubs where they name a real API, against a test
@@ -213,6 +214,27 @@ import CourierWebSocketTestSupport
         let service = PostService(client: APIClient(baseURL: try #require(URL(string: "https://blog.example.com/")), networking: stub.networking))
         let post = try await awaitWithin { try await service.latestPost().value }
         #expect(post.title == "Hello")
+    }
+
+    /// A layer of your own learns a streamed transfer's bytes once it has ended, and a buffered
+    /// call's at once, on both engines.
+    @Test func theTransferLogRecordsWholeTransfersOverBothTransports() async throws {
+        for kind in TransportKind.allCases {
+            let log = TransferLog()
+            var policies = Policies()
+            policies.callLayers = [log]
+            let transport = try kind.makeTransport(policies: policies)
+            let (streamed, buffered) = try await withTestServer { server in
+                let (body, _) = try await transport.stream(for: URLRequest(url: server.url("/sse/flood/131072")))
+                let streamed = try await body.collect(upTo: 1 << 20).count
+                let (data, _) = try await transport.data(for: URLRequest(url: server.url("/sse/flood/65536")))
+                return (streamed, data.count)
+            }
+            await transport.shutdown()
+            #expect(streamed == 131_072 && buffered == 65_536, "\(kind)")
+            #expect(log.transfers.map(\.bytes) == [131_072, 65_536], "\(kind)")
+            #expect(log.transfers.allSatisfy { !$0.failed }, "\(kind)")
+        }
     }
 
     @Test func eventStreamSnippetDecodesEachTickOverBothTransports() async throws {

@@ -163,14 +163,25 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Calls `handler` once, when the body ends: complete, failed, cancelled, terminated, or
     /// dropped by its reader; at once when it has ended already. It is told how, with the error
-    /// and metrics as a read of this body would see them: for the call layers that saw its
-    /// head, which tell of its end as they told of the head (logging, metrics, tracing), and
-    /// for a timer that must stop with it.
+    /// and metrics as a read of this body would see them: for the layers that saw its head,
+    /// which tell of its end as they told of the head, and for a timer that must stop with it.
+    ///
+    /// A layer (``HTTPExchangeLayer``) sees a streamed call's body as its generic `Body`; when
+    /// that is a `ResponseBody`, the transfer is still under way, and this is how the layer
+    /// learns its bytes, its duration and how it ended:
+    ///
+    /// ```swift
+    /// let (body, head) = try await next(request)
+    /// if let streamed = body as? ResponseBody {
+    ///     streamed.whenEnded { ending in record(ending.bytes, ending.instant - start, ending.error) }
+    /// }
+    /// return (body, head)
+    /// ```
     ///
     /// The end is the transfer's, which may come before the reader has taken the last chunks;
     /// `handler` runs before the reader is told, so a reader that reached the end finds it
     /// called. It must not keep this body, or a body its reader drops would never end.
-    package func whenEnded(_ handler: @escaping @Sendable (ResponseBodyEnding) -> Void) {
+    public func whenEnded(_ handler: @escaping @Sendable (ResponseBodyEnding) -> Void) {
         let view = view
         let asked = ContinuousClock.now
         reader.storage.whenEnded { ending in

@@ -32,6 +32,30 @@ final class HopCounter: HTTPExchangeLayer {
     }
 }
 
+/// Records each whole transfer: a streamed body's bytes and duration once it has ended.
+final class TransferLog: HTTPExchangeLayer {
+    struct Entry: Sendable { var url: URL?; var bytes: Int; var duration: Duration; var failed: Bool }
+    private let entries = Mutex<[Entry]>([])
+
+    var transfers: [Entry] { entries.withLock { $0 } }
+
+    func send<Body: Sendable>(
+        _ request: URLRequest, through next: @escaping @Sendable (URLRequest) async throws -> (Body, ResponseHead)
+    ) async throws -> (Body, ResponseHead) {
+        let start = ContinuousClock.now
+        let (body, head) = try await next(request)
+        if let streamed = body as? ResponseBody {   // still arriving: told once it ends
+            streamed.whenEnded { ending in
+                let entry = Entry(url: head.url, bytes: ending.bytes, duration: ending.instant - start, failed: ending.error != nil)
+                self.entries.withLock { $0.append(entry) }
+            }
+        } else if let data = body as? Data {        // a buffered call: already whole
+            entries.withLock { $0.append(Entry(url: head.url, bytes: data.count, duration: .now - start, failed: false)) }
+        }
+        return (body, head)
+    }
+}
+
 func layeredTransport(counting counter: HopCounter) -> URLSessionTransport {
     var policies = Policies()
     policies.retries = .standard
