@@ -14,8 +14,7 @@ extension CurlTransport.Configuration: EngineSettings {
     /// | Key | Type | Default | Accepted | Sets |
     /// |---|---|---|---|---|
     /// | `curl.maximumConnectionsPerHost` | int | `6` | 1 or more | `maximumConnectionsPerHost` |
-    /// | `curl.verifiesPeer` | bool | `true` | `true`, `false` | `verifiesPeer` |
-    /// | `curl.verifiesHost` | bool | `true` | `true`, `false` | `verifiesHost` |
+    /// | `curl.verifiesPeer` | bool | `true` | `true`, `false` | `verifiesPeer` (the chain and the host name) |
     /// | `curl.caBundlePath` | string | the system's CAs | a path to a PEM bundle | `caBundlePath` |
     /// | `curl.recordsMetrics` | bool | `true` | `true`, `false` | `recordsMetrics` |
     /// | `curl.caDirectoryPath` | string | none | a directory of CA certificates named by hash (`openssl rehash`) | `caDirectoryPath` |
@@ -45,7 +44,8 @@ extension CurlTransport.Configuration: EngineSettings {
     /// they may carry credentials: access logs redact them and errors never quote them. The
     /// routing keys (`proxy` to `dohURL`) are not under `curl`: whichever transport is
     /// chosen must honour them, and ``TransportKind/makeTransport(config:)`` refuses them for
-    /// `urlsession`. `curl.proxy`, their predecessor, is refused with an error naming `proxy`.
+    /// `urlsession`. `curl.proxy`, their predecessor, is refused with an error naming `proxy`,
+    /// and `curl.verifiesHost`, now part of `curl.verifiesPeer`, with one naming that key.
     ///
     /// - Throws: ``ConfigurationValueError`` naming the full key, the value and what the key
     ///   accepts, when a value is of the wrong type or out of range.
@@ -55,8 +55,12 @@ extension CurlTransport.Configuration: EngineSettings {
     }
 
     mutating func readOwnKeys(_ reader: SettingReader) throws(ConfigurationValueError) {
+        // The host-name check is part of verifiesPeer now; a configuration that still turns it
+        // off must not find verification on without a word.
+        if let legacy = reader.rawValue("curl.verifiesHost"), !legacy.isEmpty {
+            throw reader.error("curl.verifiesHost", value: legacy, accepted: "nothing: \(reader.fullKey("curl.verifiesPeer")) checks the host name too")
+        }
         verifiesPeer = try reader.bool("curl.verifiesPeer", default: verifiesPeer)
-        verifiesHost = try reader.bool("curl.verifiesHost", default: verifiesHost)
         caBundlePath = try reader.string("curl.caBundlePath", accepted: "a path to a PEM file of CA certificates") ?? caBundlePath
         try RouteKeys.read(reader, into: &self)
         recordsMetrics = try reader.bool("curl.recordsMetrics", default: recordsMetrics)

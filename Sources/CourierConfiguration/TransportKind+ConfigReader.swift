@@ -5,11 +5,11 @@ import CourierCurl
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension TransportKind {
     /// Reads the transport's name from the `transport` key of `config`; absent or empty means
-    /// ``/CourierCurl/TransportKind/default``.
+    /// ``/CourierCurl/TransportKind/urlSession``, as for ``/CourierCurl/TransportKind/init(environment:)``.
     ///
     /// Scoped to `courier`, the key is `courier.transport`, which `EnvironmentVariablesProvider`
     /// spells `COURIER_TRANSPORT`: the variable ``/CourierCurl/TransportKind/init(environment:)``
-    /// reads, with the same values and the same error type (whose `source` is then the key).
+    /// reads, with the same values and the same error type (whose description then names the key).
     ///
     /// ```swift
     /// // COURIER_TRANSPORT=curl ./MyService
@@ -17,7 +17,7 @@ extension TransportKind {
     /// let transport = try TransportKind(config: config.scoped(to: "courier"))
     /// ```
     ///
-    /// - Throws: ``/CourierCurl/TransportSelectionError`` whose `source` is the full key, e.g.
+    /// - Throws: ``/CourierCurl/TransportSelectionError`` naming the full key, e.g.
     ///   `courier.transport="libcurl" is not a transport; accepted values: urlsession, curl`.
     public init(config: ConfigReader) throws(TransportSelectionError) {
         let reader = SettingReader(config)
@@ -80,7 +80,6 @@ extension TransportKind {
     /// | `courier.retries.anyMethod` | `COURIER_RETRIES_ANY_METHOD` | bool | `false` | `true` retries every method, not only idempotent ones |
     /// | `courier.curl.maximumConnectionsPerHost` | `COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST` | int | `6` | 1 or more |
     /// | `courier.curl.verifiesPeer` | `COURIER_CURL_VERIFIES_PEER` | bool | `true` | `true`, `false` |
-    /// | `courier.curl.verifiesHost` | `COURIER_CURL_VERIFIES_HOST` | bool | `true` | `true`, `false` |
     /// | `courier.curl.caBundlePath` | `COURIER_CURL_CA_BUNDLE_PATH` | string | the system's CAs | a PEM file |
     /// | `courier.proxy` | `COURIER_PROXY` | string, secret | no proxy | a proxy URL, or `environment`; `curl` only |
     /// | `courier.proxyUser` | `COURIER_PROXY_USER` | string, secret | none | `user:password`; `curl` only |

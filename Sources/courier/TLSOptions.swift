@@ -73,7 +73,6 @@ struct TLSOptions: ParsableArguments {
         configuration.minimumTLSVersion = tlsVersion == .tls1_3 ? .tls1_3 : .tls1_2
         if insecure {
             configuration.verifiesPeer = false
-            configuration.verifiesHost = false
         }
         return configuration
     }
@@ -97,7 +96,7 @@ struct TLSOptions: ParsableArguments {
         case .clientCertificate: "--cert"
         case .pinnedPublicKey: "--pinnedpubkey"
         case .minimumTLS1_3: "--tlsv1.3"
-        case .noPeerVerification, .noHostVerification: "--insecure"
+        case .noPeerVerification: "--insecure"
         case .http1_1Only, .http2PriorKnowledge, .http3, .http3Only, .altSvcCache: nil
         }
     }

@@ -58,7 +58,11 @@ import Testing
             #"courier.timeouts.connect="-1.5" is not accepted; accepted values: a number of seconds above 0 (leave the key out to bound connecting by the idle timeout)"#
         ),
         Case("courier.curl.verifiesPeer", "sometimes", #"courier.curl.verifiesPeer="sometimes" \#(bool)"#),
-        Case("courier.curl.verifiesHost", 1, #"courier.curl.verifiesHost="1" \#(bool)"#),
+        // Part of `verifiesPeer` now: refused rather than ignored, which would leave the check on.
+        Case(
+            "courier.curl.verifiesHost", false,
+            #"courier.curl.verifiesHost="false" is not accepted; accepted values: nothing: courier.curl.verifiesPeer checks the host name too"#
+        ),
         Case("courier.curl.caBundlePath", true, #"courier.curl.caBundlePath="true" is not accepted; accepted values: a path to a PEM file of CA certificates"#),
         // A secret is never quoted back.
         Case("courier.proxy", 3128, "courier.proxy=<secret> is not accepted; accepted values: a proxy URL such as http://proxy:3128, or environment"),

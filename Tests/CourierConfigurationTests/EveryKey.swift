@@ -35,7 +35,6 @@ enum EveryKey {
         // An int where seconds are read: a user writing `3` means 3 s.
         "courier.timeouts.connect": 3,
         "courier.curl.verifiesPeer": false,
-        "courier.curl.verifiesHost": false,
         "courier.curl.caBundlePath": "/etc/courier/ca.pem",
         "courier.proxy": .init(.string("http://proxy.invalid:3128"), isSecret: true),
         "courier.proxyUser": .init(.string("svc:pa:ss"), isSecret: true),
@@ -92,7 +91,6 @@ enum EveryKey {
             "curl": {
               "maximumConnectionsPerHost": 2,
               "verifiesPeer": false,
-              "verifiesHost": false,
               "caBundlePath": "/etc/courier/ca.pem",
               "recordsMetrics": false,
               "caDirectoryPath": "/etc/courier/certs",
@@ -144,7 +142,6 @@ enum EveryKey {
         "COURIER_CURL_MAXIMUM_CONNECTIONS_PER_HOST": "2",
         "COURIER_TIMEOUTS_CONNECT": "3",
         "COURIER_CURL_VERIFIES_PEER": "false",
-        "COURIER_CURL_VERIFIES_HOST": "no",
         "COURIER_CURL_CA_BUNDLE_PATH": "/etc/courier/ca.pem",
         "COURIER_PROXY": "http://proxy.invalid:3128",
         "COURIER_PROXY_USER": "svc:pa:ss",
@@ -211,7 +208,6 @@ enum EveryKey {
         curl.policies = policies
         curl.maximumConnectionsPerHost = 2
         curl.verifiesPeer = false
-        curl.verifiesHost = false
         curl.caBundlePath = "/etc/courier/ca.pem"
         curl.proxy = .url("http://proxy.invalid:3128", credentials: .init(user: "svc", password: "pa:ss"), noProxy: ["localhost", ".internal"])
         curl.unixSocketPath = "/var/run/courier.sock"

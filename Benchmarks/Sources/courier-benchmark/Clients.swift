@@ -199,7 +199,6 @@ private func curlHTTP2Transport() throws -> CurlTransport {
     configuration.maximumConnectionsPerHost = 1
     configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
     configuration.verifiesPeer = false
-    configuration.verifiesHost = false
     if let loops = ProcessInfo.processInfo.environment["COURIER_BENCH_EVENT_LOOPS"].flatMap(Int.init) {
         configuration.eventLoopCount = loops
     }
@@ -214,7 +213,6 @@ private func curlHTTP3Transport() throws -> CurlTransport {
     configuration.maximumConnectionsPerHost = 1
     configuration.maximumConcurrentStreamsPerConnection = http2StreamsPerConnection
     configuration.verifiesPeer = false
-    configuration.verifiesHost = false
     return try CurlTransport(configuration: configuration)
 }
 

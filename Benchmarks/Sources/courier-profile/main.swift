@@ -44,7 +44,6 @@ Task.detached {
             configuration.maximumConnectionsPerHost = 1
             configuration.maximumConcurrentStreamsPerConnection = max(width, 100)
             configuration.verifiesPeer = false
-            configuration.verifiesHost = false
         }
         let transport = try CurlTransport(configuration: configuration)
         let client = APIClient(baseURL: url.deletingLastPathComponent(), transport: transport)

@@ -56,7 +56,7 @@ final class CurlEasyHandle {
         try Curl.set(easy, .netrc, Curl.netrcIgnored)
         routeLists = try Self.applyRoute(configuration, to: easy)
         try Curl.set(easy, .sslVerifyPeer, configuration.verifiesPeer ? 1 : 0)
-        try Curl.set(easy, .sslVerifyHost, configuration.verifiesHost ? 2 : 0)
+        try Curl.set(easy, .sslVerifyHost, configuration.verifiesPeer ? 2 : 0)
         if let path = configuration.caBundlePath {
             try Curl.set(easy, .caInfo, path)
         }

@@ -1,10 +1,10 @@
 /// A failure inside ``CurlTransport`` that keeps libcurl's own code and message.
 ///
 /// Failures on the wire reach callers as `URLError`, with the code URLSession gives for the same
-/// event and this error attached under `NSUnderlyingErrorKey`. A
-/// `CurlError` is thrown directly only for problems that are not about the exchange: a libcurl
-/// option that failed, a handle that could not be created, a transport that was shut down, or a
-/// client certificate of the caller's that cannot be used (``Kind/clientCertificateUnusable``).
+/// event and this error attached under `NSUnderlyingErrorKey`. A `CurlError` is thrown directly
+/// only for problems that are not about the exchange: a libcurl option that failed, a handle that
+/// could not be created, a transport that was shut down (``Kind/shutDown``), or a client
+/// certificate of the caller's that cannot be used (``Kind/clientCertificateUnusable``).
 public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. New kinds may be added; switch with a `default`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
@@ -28,11 +28,13 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The transport was shut down before the request finished.
         public static let shutDown = Kind(value: .shutDown)
         /// The decoded body passed the ``/Courier/Policies/maximumResponseBytes`` of the transport's
-        /// ``CurlTransport/Configuration/policies``.
-        public static let responseTooLarge = Kind(value: .responseTooLarge)
+        /// ``CurlTransport/Configuration/policies``. Package-wide: callers see
+        /// `URLError(.dataLengthExceedsMaximum)`, as from `URLSessionTransport`.
+        package static let responseTooLarge = Kind(value: .responseTooLarge)
         /// The response headers passed the ``/Courier/Policies/maximumHeaderBytes`` of the
-        /// transport's ``CurlTransport/Configuration/policies``.
-        public static let headersTooLarge = Kind(value: .headersTooLarge)
+        /// transport's ``CurlTransport/Configuration/policies``. Package-wide, as
+        /// ``responseTooLarge``: callers see the `URLError` both engines give.
+        package static let headersTooLarge = Kind(value: .headersTooLarge)
         /// The configured ``CurlTransport/ClientCertificate`` cannot be used: a file is missing
         /// or cannot be read (found when the transport is created, before anything is sent), or
         /// libcurl could not load it (`CURLE_SSL_CERTPROBLEM`, curl's exit code 58: a wrong
@@ -63,8 +65,9 @@ public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
         curlCode == 0 ? "\(kind): \(message)" : "\(kind) (libcurl code \(curlCode)): \(message)"
     }
 
-    /// The error a request gets when its transport shuts down before it finishes.
-    public static let transportShutDown = CurlError(
+    /// The error a request gets when its transport shuts down before it finishes; callers
+    /// recognise it by its kind, ``Kind/shutDown``.
+    package static let transportShutDown = CurlError(
         kind: .shutDown, curlCode: 0, message: "the CurlTransport was shut down before the request finished"
     )
 }

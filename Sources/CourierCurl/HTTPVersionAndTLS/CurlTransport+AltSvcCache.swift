@@ -39,7 +39,7 @@ extension CurlTransport {
         }
 
         /// The file a ``file(_:)`` cache is kept in; nil for the others.
-        public var path: String? {
+        package var path: String? {
             if case .file(let path) = value { path } else { nil }
         }
 

@@ -40,7 +40,7 @@ extension CurlTransport {
     }
 
     /// The lowest TLS version a ``CurlTransport`` accepts (`CURLOPT_SSLVERSION`).
-    public struct TLSVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public struct TLSVersion: Sendable, Hashable, CustomStringConvertible {
         private let minor: Int
 
         /// TLS 1.2 (`CURL_SSLVERSION_TLSv1_2`; curl's `--tlsv1.2`).
@@ -63,8 +63,6 @@ extension CurlTransport {
 
         /// `TLS 1.2`, `TLS 1.3`.
         public var description: String { "TLS 1.\(minor)" }
-
-        public static func < (lhs: TLSVersion, rhs: TLSVersion) -> Bool { lhs.minor < rhs.minor }
 
         /// The `CURLOPT_SSLVERSION` value.
         var curlValue: Int {

@@ -4,7 +4,7 @@ extension CurlTransport.Configuration {
     /// `RequestError.unsupportedOption` before anything is sent, never silently dropped.
     package enum CurlOnlySetting: Sendable, Equatable {
         case http1_1Only, http2PriorKnowledge, http3, http3Only, altSvcCache, caBundle, caDirectory, clientCertificate, pinnedPublicKey
-        case minimumTLS1_3, noPeerVerification, noHostVerification
+        case minimumTLS1_3, noPeerVerification
 
         /// What the engine would be asked to do, as `RequestError.unsupportedOption` words it
         /// ("URLSessionTransport cannot <this>").
@@ -21,7 +21,6 @@ extension CurlTransport.Configuration {
             case .pinnedPublicKey: "pin the server's public key"
             case .minimumTLS1_3: "require TLS 1.3"
             case .noPeerVerification: "skip verifying the server's certificate"
-            case .noHostVerification: "skip verifying the server's host name"
             }
         }
     }
@@ -39,9 +38,8 @@ extension CurlTransport.Configuration {
         if caDirectoryPath != nil { settings.append(.caDirectory) }
         if clientCertificate != nil { settings.append(.clientCertificate) }
         if pinnedPublicKey != nil { settings.append(.pinnedPublicKey) }
-        if minimumTLSVersion > .tls1_2 { settings.append(.minimumTLS1_3) }
+        if minimumTLSVersion != .tls1_2 { settings.append(.minimumTLS1_3) }
         if !verifiesPeer { settings.append(.noPeerVerification) }
-        if !verifiesHost { settings.append(.noHostVerification) }
         return settings
     }
 }

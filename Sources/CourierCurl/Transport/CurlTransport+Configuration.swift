@@ -73,11 +73,16 @@ extension CurlTransport {
         /// The limits are enforced while receiving; the rest are layers over this engine.
         public var policies = Policies()
 
-        /// Verify the server's certificate chain (`CURLOPT_SSL_VERIFYPEER`). Default `true`.
+        /// Verify the server's certificate: its chain up to a trusted CA
+        /// (`CURLOPT_SSL_VERIFYPEER`) and that it names the host (`CURLOPT_SSL_VERIFYHOST`).
+        /// Default `true`; `false` turns both off, as curl's `-k` does.
+        ///
+        /// One switch for both because either check alone protects against nothing: without the
+        /// chain anyone can sign a certificate for the name, and without the name any
+        /// certificate a trusted CA signed for another host passes. To reach a host by an address
+        /// its certificate does not name, keep the name and route it with ``resolve`` or
+        /// ``connectTo``.
         public var verifiesPeer: Bool = true
-
-        /// Verify that the certificate names the host (`CURLOPT_SSL_VERIFYHOST`). Default `true`.
-        public var verifiesHost: Bool = true
 
         /// A PEM bundle of trusted CA certificates (`CURLOPT_CAINFO`); `nil` for the system's.
         public var caBundlePath: String? = nil
@@ -148,8 +153,8 @@ extension CurlTransport {
         ///
         /// Names in ``resolve`` are still answered from there, without a query. The DoH server's
         /// certificate is always verified, against ``caBundlePath`` and ``caDirectoryPath`` when
-        /// set (libcurl hands them to its DoH requests), whatever ``verifiesPeer`` and
-        /// ``verifiesHost`` say, as curl's `-k` leaves `--doh-url` verified. A name the server
+        /// set (libcurl hands them to its DoH requests), whatever ``verifiesPeer`` says, as curl's
+        /// `-k` leaves `--doh-url` verified. A name the server
         /// cannot answer, or a server that cannot be reached or verified, fails the request with
         /// `URLError(.cannotFindHost)` naming this URL. A host name in this URL is itself
         /// resolved by the system's resolver.

@@ -27,7 +27,8 @@ import Foundation
 /// metrics are what libcurl measured.
 ///
 /// Create one transport and share it: each owns its connection pools and threads. Requests
-/// still running when it is shut down (or released) fail with ``CurlError/transportShutDown``.
+/// still running when it is shut down (or released) fail with a ``CurlError`` of kind
+/// ``CurlError/Kind/shutDown``.
 public final class CurlTransport: HTTPTransport {
     /// The settings this transport was created with.
     public var configuration: Configuration { core.configuration }
@@ -66,8 +67,8 @@ public final class CurlTransport: HTTPTransport {
         )
     }
 
-    /// Fails every request still running with ``CurlError/transportShutDown``, refuses new ones
-    /// with the same error, and releases the threads, connections and handles; returns once all
+    /// Fails every request still running with a ``CurlError`` of kind ``CurlError/Kind/shutDown``,
+    /// refuses new ones with the same error, and releases the threads, connections and handles; returns once all
     /// of it is released. Releasing the last reference to a transport does the same without
     /// waiting.
     public func shutdown() async {

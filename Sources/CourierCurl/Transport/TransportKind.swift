@@ -25,9 +25,11 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertib
 
     /// The transport used when nothing is configured: ``urlSession``, Foundation's own, so that
     /// adopting Courier changes nothing on the wire until a team opts into ``curl``.
-    public static let `default` = TransportKind.urlSession
+    package static let `default` = TransportKind.urlSession
 
-    /// Reads `COURIER_TRANSPORT` from `environment`; unset or empty means ``default``.
+    /// Reads `COURIER_TRANSPORT` from `environment`; unset or empty means ``urlSession``,
+    /// Foundation's own, so that adopting Courier changes nothing on the wire until a team opts
+    /// into ``curl``.
     ///
     /// - Throws: ``TransportSelectionError`` naming the value and the accepted values when the
     ///   variable holds anything else: a misspelt name never falls back silently.
@@ -80,12 +82,13 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertib
     public var description: String { rawValue }
 }
 
-/// A transport name that is not one of Courier's.
+/// A transport name that is not one of Courier's; its ``description`` names where the name came
+/// from, the name, and the accepted ones.
 public struct TransportSelectionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value that was given.
-    public var value: String
+    package var value: String
     /// Where it came from, e.g. `COURIER_TRANSPORT`.
-    public var source: String
+    package var source: String
 
     /// Creates an error for `value`, read from `source`; package-wide so that Courier's other
     /// readers of configuration (`CourierConfiguration`'s `ConfigReader`) report a bad name the

@@ -69,7 +69,6 @@ struct CurlTransportDoHTests {
             var configuration = CurlTransport.Configuration()
             configuration.dohURL = doh.url
             configuration.verifiesPeer = false
-            configuration.verifiesHost = false
             let result = try await withCurlTransport(configuration) { server, transport in
                 await outcome { try await transport.http(request(URL(string: "http://service.test:\(server.port)/get")!)) }
             }
