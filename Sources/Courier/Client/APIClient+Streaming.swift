@@ -27,7 +27,7 @@ extension APIClient {
         let body: ResponseBody
         let head: ResponseHead
         do {
-            (body, head) = try await send(urlRequest, upload)
+            (body, head) = try await ChosenTimeoutInterval.during(request.timeoutInterval) { try await send(urlRequest, upload) }
         } catch {
             throw APIError.failure(error, sending: urlRequest)
         }

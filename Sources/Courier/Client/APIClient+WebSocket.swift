@@ -24,7 +24,7 @@ extension APIClient {
             throw APIError(kind: .invalidRequest(refusal), method: method, url: urlRequest.url)
         }
         do {
-            return try await webSockets(urlRequest, options)
+            return try await ChosenTimeoutInterval.during(request.timeoutInterval) { try await webSockets(urlRequest, options) }
         } catch let error as RequestError {
             throw APIError(kind: .invalidRequest(error), method: method, url: urlRequest.url)
         } catch let error as URLError {

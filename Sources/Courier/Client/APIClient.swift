@@ -137,7 +137,15 @@ public struct APIClient: Sendable {
 
     /// Sends `request`, its body beside it when the body is read as it is sent, and answers with
     /// an acceptable response's body and head, and the request as sent.
+    ///
+    /// Its ``Request/timeoutInterval`` travels beside it (``ChosenTimeoutInterval``): the
+    /// `URLRequest` cannot tell a chosen 60 s from its default.
     private func answer<Response>(to request: Request<Response>) async throws(APIError) -> (Data, ResponseHead, URLRequest) {
+        try await ChosenTimeoutInterval.during(request.timeoutInterval) { () async throws(APIError) in try await exchange(request) }
+    }
+
+    /// ``answer(to:)`` with the request's timeout already marked.
+    private func exchange<Response>(_ request: Request<Response>) async throws(APIError) -> (Data, ResponseHead, URLRequest) {
         let urlRequest = try urlRequest(for: request)
         guard let body = request.method.body, !body.isInMemory else {
             let (data, head) = try await dispatcher.response(to: urlRequest)

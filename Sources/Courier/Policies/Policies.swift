@@ -40,9 +40,19 @@ public struct Policies: Sendable, Equatable {
     public var totalDeadline: TimeInterval? = nil
 
     /// How long an exchange may wait without a byte sent or received, in seconds, waiting for a
-    /// connection included: URLSession's request timeout, on both engines. Default 60. A request
-    /// whose `timeoutInterval` is other than URLRequest's default of 60 s (or 0) uses its own, as
-    /// URLSession does. Past it the exchange fails with `URLError(.timedOut)`.
+    /// connection included: URLSession's `timeoutIntervalForRequest`, on both engines. Default
+    /// 60. Past it the exchange fails with `URLError(.timedOut)`, whose message names the limit.
+    ///
+    /// One request waits longer or shorter, the same on both engines:
+    ///
+    /// - ``Request/timeoutInterval`` set (not `nil`) is that request's limit, whatever the value,
+    ///   60 s included: it travels beside the request, so nothing has to guess it was chosen.
+    /// - A `URLRequest` sent as it is keeps its own `timeoutInterval` unless that is 0 or
+    ///   URLRequest's default of 60 s. FoundationNetworking lets a `timeoutInterval` that was
+    ///   assigned win over the session's, 60 s included, but keeps whether it was assigned in a
+    ///   flag no other code can read; a 60 s is taken to be the default, so
+    ///   `URLRequest(url:)` waits this long. To wait exactly 60 s under another idle timeout, send
+    ///   a ``Request`` with its `timeoutInterval` set.
     public var idleTimeout: TimeInterval = 60
 
     /// How long connecting (DNS, TCP, a proxy, TLS) may take, in seconds, within

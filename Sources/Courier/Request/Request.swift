@@ -23,7 +23,10 @@ public struct Request<Response>: Sendable {
     public var method: HTTPMethod
     /// Header fields sent with the request, validated when it is built.
     public var headers: [String: String]
-    /// Overrides the transport's idle timeout for this request (URLSession's `timeoutInterval`).
+    /// This request's idle timeout in seconds, in place of the transport's
+    /// ``Policies/idleTimeout``, whatever its value, 60 s included; `nil` (the default) for the
+    /// policy's. Honoured exactly on both engines: the client sends it beside the `URLRequest`
+    /// it builds, which cannot tell a chosen 60 s from its default (see ``Policies/idleTimeout``).
     public var timeoutInterval: TimeInterval?
 
     /// Creates a request for a path relative to the client's base URL, or an absolute URL string.

@@ -61,12 +61,18 @@ extension URLRequest {
         return RequestTarget(url: url, unixSocket: nil)
     }
 
-    /// The idle timeout this request is sent with: its own `timeoutInterval` where it sets one
-    /// other than URLRequest's default of 60 s, ``Policies/idleTimeout`` otherwise; clamped to
-    /// ``maximumTimeoutInterval``.
+    /// The idle timeout this request is sent with, clamped to ``maximumTimeoutInterval``:
+    ///
+    /// - its own `timeoutInterval` when the call chose it (``ChosenTimeoutInterval``, from
+    ///   ``Request/timeoutInterval``), whatever the value, 60 s included;
+    /// - otherwise its own unless it is 0 or URLRequest's default of 60 s, which cannot be told
+    ///   from a 60 s the caller set: FoundationNetworking tells them apart by a flag its setter
+    ///   raises, which no other code can read;
+    /// - otherwise ``Policies/idleTimeout``, as FoundationNetworking applies the session's
+    ///   `timeoutIntervalForRequest` to a request that sets none.
     package func idleTimeout(under policies: Policies) -> TimeInterval {
         let own = timeoutInterval
-        guard own > 0, own != URLRequest.defaultTimeoutInterval else {
+        guard own > 0, own != URLRequest.defaultTimeoutInterval || ChosenTimeoutInterval.current == own else {
             return URLRequest.clampedTimeout(policies.idleTimeout, fallback: URLRequest.defaultTimeoutInterval)
         }
         return min(own, URLRequest.maximumTimeoutInterval)

@@ -81,7 +81,15 @@ extension URLError {
     /// keeping libcurl's message as the description; libcurl's code itself is not kept. The
     /// message is the only trace of what failed, so the rows above read it. A message that
     /// matches no row keeps FoundationNetworking's code.
+    ///
+    /// FoundationNetworking's own timeout says nothing; it is the idle timeout this engine gave
+    /// the request (`request`'s own, resolved under the policies), so the message names it, as
+    /// `CurlTransport`'s does.
     static func translated(_ error: any Error, request: URLRequest) -> any Error {
+        if let error = error as? URLError, error.code == .timedOut, error.userInfo[NSLocalizedDescriptionKey] == nil {
+            let interval = min(request.timeoutInterval, URLRequest.maximumTimeoutInterval)
+            return URLError(.timedOut, "no data received or sent for \(interval.formattedSeconds)", url: request.url, underlying: error)
+        }
         guard let error = error as? URLError,
               // Only the codes FoundationNetworking gives libcurl failures it does not map: an
               // http(s) request that ends in .unsupportedURL was answered by something other

@@ -83,4 +83,18 @@ import Testing
         request.timeoutInterval = 60
         #expect(request.idleTimeout(under: policies) == 60, "a policy that is no number falls back to 60 s")
     }
+
+    /// A `Request`'s chosen interval is exact, 60 s included, and vouches for no other value: a
+    /// request a layer sends inside the call with URLRequest's default still gets the policy's.
+    @Test func aChosenIntervalIsExactAndVouchesOnlyForItself() async {
+        var policies = Policies()
+        policies.idleTimeout = 5
+        let request = request("http://127.0.0.1/")
+        #expect(await ChosenTimeoutInterval.during(60) { request.idleTimeout(under: policies) } == 60)
+        #expect(await ChosenTimeoutInterval.during(30) { request.idleTimeout(under: policies) } == 5)
+        #expect(await ChosenTimeoutInterval.during(nil) { request.idleTimeout(under: policies) } == 5)
+        #expect(await ChosenTimeoutInterval.during(60) {
+            await ChosenTimeoutInterval.during(nil) { request.idleTimeout(under: policies) }
+        } == 5, "a call inside marks its own choice")
+    }
 }
