@@ -32,6 +32,9 @@ public struct APIClient: Sendable {
     /// and answers with the response's body whole: the transport's streamed call, read up to
     /// its ``Policies/maximumResponseBytes``; over a ``Networking``, the body collected first.
     package var sendingBody: (@Sendable (URLRequest, RequestBody) async throws -> (Data, ResponseHead))?
+    /// The header fields the transport's policies give every request (``Policies/headers``, the
+    /// `User-Agent`), set when the request is built; empty over a ``Networking``.
+    private var defaultFields: [(name: String, value: String)] = []
     /// Opens the WebSockets of ``webSocket(_:options:)``: the transport's, when the client was
     /// made over one.
     package var webSockets: (@Sendable (URLRequest, WebSocket.Options) async throws -> WebSocket)?
@@ -64,6 +67,7 @@ public struct APIClient: Sendable {
         sendingBody = { request, body in
             try await transport.engine.exchange(request, sending: body, upTo: transport.policies.maximumResponseBytes)
         }
+        defaultFields = transport.policies.defaultFields
     }
 
     /// A client over an ``HTTPExchange`` and, optionally, a ``StreamingNetworking``.
@@ -91,7 +95,7 @@ public struct APIClient: Sendable {
     /// with files) goes beside it, and only its `Content-Type` is in the `URLRequest`.
     public func urlRequest<Response>(for request: Request<Response>) throws(APIError) -> URLRequest {
         do {
-            return try request.urlRequest(base: base, encoder: encoder)
+            return try request.urlRequest(base: base, encoder: encoder, defaultFields: defaultFields)
         } catch {
             throw APIError(
                 kind: .invalidRequest(error),

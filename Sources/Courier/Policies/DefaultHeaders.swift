@@ -32,10 +32,10 @@ extension URLRequest {
     /// request object, and FoundationNetworking's `setValue(_:forHTTPHeaderField:)` drops a
     /// value holding CR or LF silently, where `validateForSending()` must see it and refuse.
     func filling(_ fields: [(name: String, value: String)]) -> URLRequest {
-        let missing = fields.filter { value(forHTTPHeaderField: $0.name) == nil }
+        var all = allHTTPHeaderFields ?? [:]
+        let missing = fields.filter { field in !all.keys.contains { HTTPFieldSyntax.sameName($0, field.name) } }
         guard !missing.isEmpty else { return self }
         var request = self
-        var all = allHTTPHeaderFields ?? [:]
         for field in missing { all[field.name] = field.value }
         request.allHTTPHeaderFields = all
         return request

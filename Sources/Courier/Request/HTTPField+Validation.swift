@@ -26,6 +26,17 @@ enum HTTPFieldSyntax {
         !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
     }
 
+    /// Whether `a` and `b` name the same field: equal but for the case of ASCII letters, as
+    /// RFC 9110 §5.1 compares names (every token is ASCII). Byte by byte: Foundation's
+    /// case-insensitive comparison allocates a lowercased copy of each name.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+            let lower = x | 0x20
+            return x == y || (lower == y | 0x20 && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+        }
+    }
+
     /// Returns why `value` cannot be sent as a field value, or `nil` when it can.
     ///
     /// HTAB is allowed (RFC 9110 §5.5); every other C0 control and DEL is refused, because CR and

@@ -17,9 +17,20 @@ extension Request {
         try urlRequest(url: endpointWithMethodQuery.url(relativeTo: baseURL), encoder: encoder)
     }
 
-    /// ``urlRequest(baseURL:encoder:)`` against a base taken apart once: the same request.
-    func urlRequest(base: ResolvedBaseURL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
-        try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder)
+    /// ``urlRequest(baseURL:encoder:)`` against a base taken apart once: the same request, with
+    /// each of `defaultFields` that ``headers`` does not name.
+    ///
+    /// A transport's default-header layer fills the same fields in; filled here, while the
+    /// request is new and this code its only owner, they cost no copy of Foundation's request.
+    func urlRequest(
+        base: ResolvedBaseURL, encoder: JSONEncoder, defaultFields: [(name: String, value: String)] = []
+    ) throws(RequestError) -> URLRequest {
+        var request = try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder)
+        for field in defaultFields where !headers.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
+            try HTTPFieldSyntax.validate(name: field.name, value: field.value)
+            request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        return request
     }
 
     /// ``endpoint`` with the method's query items after its own.

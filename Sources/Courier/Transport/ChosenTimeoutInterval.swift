@@ -22,6 +22,9 @@ package enum ChosenTimeoutInterval {
     package static func during<Value, Failure: Error>(
         _ interval: TimeInterval?, _ call: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
+        // Most calls choose none inside a call that chose none: nothing to mark or to clear, and
+        // binding a task-local costs an allocation per call.
+        if interval == nil, current == nil { return try await call() }
         // TaskLocal.withValue only rethrows an untyped error; the result carries the typed one
         // across it.
         let result: Result<Value, Failure> = await $current.withValue(interval) {
