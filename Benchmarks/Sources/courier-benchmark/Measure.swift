@@ -28,6 +28,9 @@ struct Record: Codable, Sendable {
     /// CPU seconds nginx's worker spent while this client's process ran (Benchmarks/run adds it
     /// to the client's record). Absent in older records and in the modes that do not measure it.
     var serverCPUSeconds: Double? = nil
+    /// Which of the interleaved runs this record belongs to (Benchmarks/run adds it), so ratios
+    /// can be taken between clients of one run. Absent in older records and in some modes.
+    var run: Int? = nil
 
     var jsonLine: String {
         let encoder = JSONEncoder()

@@ -25,6 +25,18 @@ func median(_ values: [Double]) -> Double {
     return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
 }
 
+/// Half the range of the values, as a percentage of their median: how far apart the runs were.
+func spread(_ values: [Double]) -> Double {
+    let values = values.filter { !$0.isNaN }
+    guard let low = values.min(), let high = values.max() else { return .nan }
+    return (high - low) / 2 / median(values) * 100
+}
+
+/// One record's requests a second, MB a second, and client CPU µs per request.
+private func requestRate(_ record: Record) -> Double { Double(record.requests) / record.seconds }
+private func byteRate(_ record: Record) -> Double { Double(record.bytes) / record.seconds / 1e6 }
+private func perRequestCPU(_ record: Record) -> Double { record.cpuSeconds * 1e6 / Double(max(record.requests, 1)) }
+
 private func cell(_ value: Double, _ width: Int, decimals: Int = 0) -> String {
     let text = value.isNaN || value.isInfinite ? "–" : String(format: "%.\(decimals)f", value)
     return String(repeating: " ", count: max(0, width - text.count)) + text
@@ -53,14 +65,16 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         records.filter { $0.client == client && $0.workload == workload && $0.seconds > 0 }
     }
     func rate(_ client: String, _ workload: String) -> Double {
-        median(cells(client, workload).map { Double($0.requests) / $0.seconds })
+        median(cells(client, workload).map(requestRate))
     }
     func megabytes(_ client: String, _ workload: String) -> Double {
-        median(cells(client, workload).map { Double($0.bytes) / $0.seconds / 1e6 })
+        median(cells(client, workload).map(byteRate))
     }
     func cpuPerRequest(_ client: String, _ workload: String) -> Double {
-        median(cells(client, workload).map { $0.cpuSeconds * 1e6 / Double(max($0.requests, 1)) })
+        median(cells(client, workload).map(perRequestCPU))
     }
+    // Set by Benchmarks/run when the clients are pinned apart from nginx.
+    let clientCores = ProcessInfo.processInfo.environment["COURIER_BENCH_CLIENT_CORES"].flatMap(Int.init)
     /// nginx's CPU per request while `client` ran `workload`, in microseconds.
     func serverCPUPerRequest(_ client: String, _ workload: String) -> Double {
         median(cells(client, workload).compactMap { record in
@@ -70,10 +84,26 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     /// The CPU per request a client may spend and still serve `fraction` of the C program's
     /// requests a second on this machine, where nginx shares the cores: what the cores give at that
     /// rate, less what nginx takes per request (measured under the C program).
+    /// Pinned, the client has its cores to itself and nginx takes none of them.
     func clientBudget(_ workload: String, _ fraction: Double) -> Double {
         let rate = fraction * rate(ceiling, workload)
+        if let clientCores {
+            return Double(clientCores) * 1e6 / rate
+        }
         let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
         return cores * 1e6 / rate - serverCPUPerRequest(ceiling, workload)
+    }
+    /// The ratio of one client's figure to another's within each run both finished, run by run:
+    /// records pair by their run, or by their order where they carry none.
+    func perRunRatios(
+        _ figure: (Record) -> Double, _ client: String, _ workload: String, over other: String, _ otherWorkload: String
+    ) -> [Double] {
+        func byRun(_ client: String, _ workload: String) -> [Int: Record] {
+            Dictionary(cells(client, workload).enumerated().map { ($1.run ?? $0, $1) }, uniquingKeysWith: { first, _ in first })
+        }
+        let mine = byRun(client, workload)
+        let theirs = byRun(other, otherWorkload)
+        return mine.sorted { $0.key < $1.key }.compactMap { run, record in theirs[run].map { figure(record) / figure($0) } }
     }
     let ceiling = clientOrder[0]
     let parityCeiling = clientOrder[1]
@@ -81,7 +111,8 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     let runs = tableWorkloads.map { workload in clientOrder.map { cells($0, workload).count }.max() ?? 0 }.max() ?? 0
     print("Courier transport benchmark: nginx on 127.0.0.1 (1 worker), each cell its own process,")
     print("clients interleaved, median of \(runs) runs. ×C = this client ÷ the C program (higher is better")
-    print("for req/s, lower for CPU). CPU = user+sys of the client process per request.")
+    print("for req/s, lower for CPU). CPU = user+sys of the client process per request. ± = half the")
+    print("range of the runs (max − min) / 2, as % of the median.")
     print("C, Courier's request = the C program sending CurlTransport's header lines (URLSession")
     print("parity) and copying the response head out, as any client that answers with the head must.")
     print("Courier curl = CurlTransport.data(for:), the Networking function; exchange = transport.stream(for:) read whole,")
@@ -98,7 +129,7 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         print("3ONLY + PIPEWAIT. AsyncHTTPClient and URLSession have no HTTP/3: no h3 rows.")
     }
     print("")
-    print("workload                    client                 req/s    ×C     MB/s   CPU µs/req   ×C  peak RSS MiB  fails")
+    print("workload                    client                 req/s   ±%    ×C     MB/s   CPU µs/req   ±%    ×C  peak RSS MiB  fails")
     for workload in tableWorkloads {
         let title = Workload.named(workload)?.title ?? workload
         let ceilingRate = rate(ceiling, workload)
@@ -112,9 +143,11 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
                 left(titled ? "" : title, 27),
                 left(client, 20),
                 cell(rate(client, workload), 9),
-                cell(rate(client, workload) / ceilingRate, 6, decimals: 2),
+                cell(spread(records.map(requestRate)), 4),
+                cell(rate(client, workload) / ceilingRate, 5, decimals: 2),
                 cell(megabytes(client, workload), 8, decimals: 1),
                 cell(cpuPerRequest(client, workload), 12, decimals: 1),
+                cell(spread(records.map(perRequestCPU)), 4),
                 cell(cpuPerRequest(client, workload) / ceilingCPU, 5, decimals: 2),
                 cell(median(records.map { Double($0.maxRSSKiB) / 1024 }), 13, decimals: 1),
                 cell(Double(records.reduce(0) { $0 + $1.failures }), 6)
@@ -225,23 +258,42 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
     ]
     printTargets("targets", targets)
 
-    // The issue "the curl engine on every core", done when these hold: the APIClient path, the
-    // path users call, against AsyncHTTPClient and the C program of the same run.
-    let issueTargets: [(String, Double, String, Bool)] = [
-        ("APIClient ÷ AHC, GET 13 B × 64", rate(client, "get13x64") / rate(ahc, "get13x64"), "≥ 1.30", true),
-        ("APIClient ÷ C, GET 13 B × 64", rate(client, "get13x64") / rate(ceiling, "get13x64"), "≥ 0.90", true),
-        ("APIClient JSON ÷ AHC + JSONDecoder", rate("curl, APIClient JSON", "json64") / rate("AsyncHTTPClient JSON", "json64"), "≥ 1.20", true),
-        ("APIClient ÷ C, GET 13 B × 1", rate(client, "get13x1") / rate(ceiling, "get13x1"), "≥ 0.80", true),
-        ("APIClient ÷ C, POST 64 KiB × 16", rate(client, "post64kx16") / rate(ceiling, "post64kx16"), "≥ 0.90", true),
-        ("APIClient ÷ AHC, POST 64 KiB × 16", rate(client, "post64kx16") / rate(ahc, "post64kx16"), "≥ 1.00", true),
-        ("APIClient ÷ AHC, 2,000 at once", rate(client, "burst2000") / rate(ahc, "burst2000"), "≥ 1.20", true),
-        ("APIClient ÷ AHC, h2 GET 13 B × 1", rate(client, "h2get13x1") / rate(ahc, "h2get13x1"), "≥ 1.00", true),
-        ("APIClient ÷ AHC, h2 GET 13 B × 64", rate(client, "h2get13x64") / rate(ahc, "h2get13x64"), "≥ 1.00", true),
-        ("APIClient ÷ AHC MB/s, h2 1 MiB × 8", megabytes(client, "h2get1mx8") / megabytes(ahc, "h2get1mx8"), "≥ 1.00", true),
-        ("APIClient ÷ AHC, h2 POST 64 KiB × 16", rate(client, "h2post64kx16") / rate(ahc, "h2post64kx16"), "≥ 1.00", true),
-        ("APIClient ÷ AHC, h2 2,000 at once", rate(client, "h2burst2000") / rate(ahc, "h2burst2000"), "≥ 1.00", true),
+    // Half the work per request, done when these hold: the APIClient path, the path
+    // users call, against the C program sending Courier's request and against AsyncHTTPClient, in
+    // the same run. Each ratio is of the medians, beside its range over the runs' own ratios.
+    let parity = parityCeiling
+    func versusAHC(_ name: String, _ workload: String, json: Bool = false, bytes: Bool = false) -> RangedTarget {
+        let mine: String = json ? "curl, APIClient JSON" : client
+        let theirs: String = json ? "AsyncHTTPClient JSON" : ahc
+        func figure(_ record: Record) -> Double { bytes ? byteRate(record) : requestRate(record) }
+        let value = median(cells(mine, workload).map(figure)) / median(cells(theirs, workload).map(figure))
+        return (name, value, perRunRatios(figure, mine, workload, over: theirs, workload), "≥ 1.30", true)
+    }
+    let halfTheWork: [RangedTarget] = [
+        ("APIClient ÷ C-parity CPU µs/req, × 1", cpuPerRequest(client, "get13x1") / cpuPerRequest(parity, "get13x1"),
+         perRunRatios(perRequestCPU, client, "get13x1", over: parity, "get13x1"), "≤ 2.00", false),
+        ("APIClient ÷ C-parity CPU µs/req, × 64", cpuPerRequest(client, "get13x64") / cpuPerRequest(parity, "get13x64"),
+         perRunRatios(perRequestCPU, client, "get13x64", over: parity, "get13x64"), "≤ 2.00", false),
+        ("APIClient ÷ C-parity req/s, × 1", rate(client, "get13x1") / rate(parity, "get13x1"),
+         perRunRatios(requestRate, client, "get13x1", over: parity, "get13x1"), "≥ 0.60", true),
+        ("APIClient ÷ C-parity req/s, × 64", rate(client, "get13x64") / rate(parity, "get13x64"),
+         perRunRatios(requestRate, client, "get13x64", over: parity, "get13x64"), "≥ 0.70", true),
+        versusAHC("APIClient ÷ AHC, GET 13 B × 1", "get13x1"),
+        versusAHC("APIClient ÷ AHC, GET 13 B × 64", "get13x64"),
+        versusAHC("APIClient ÷ AHC MB/s, GET 1 MiB × 8", "get1mx8", bytes: true),
+        versusAHC("APIClient ÷ AHC MB/s, GET 10 MiB × 1", "get10mx1", bytes: true),
+        versusAHC("APIClient ÷ AHC, POST 64 KiB × 16", "post64kx16"),
+        versusAHC("APIClient ÷ AHC, 2,000 at once", "burst2000"),
+        versusAHC("APIClient JSON ÷ AHC + JSONDecoder", "json64", json: true),
+        versusAHC("APIClient ÷ AHC, h2 GET 13 B × 1", "h2get13x1"),
+        versusAHC("APIClient ÷ AHC, h2 GET 13 B × 64", "h2get13x64"),
+        versusAHC("APIClient ÷ AHC MB/s, h2 1 MiB × 8", "h2get1mx8", bytes: true),
+        versusAHC("APIClient ÷ AHC, h2 POST 64 KiB × 16", "h2post64kx16"),
+        versusAHC("APIClient ÷ AHC, h2 2,000 at once", "h2burst2000"),
+        // Counted once, not per run: the whole process's calls per GET, the driver's included.
+        ("APIClient allocs/GET, whole process", allocationsPerRequest(client), [], "≤ 40", false),
     ]
-    printTargets("targets: the curl engine on every core (APIClient over CurlTransport)", issueTargets)
+    printRangedTargets("targets: half the work per request (APIClient over CurlTransport), ratios of medians", halfTheWork)
 
     // What the C-relative targets leave a client on this machine, in CPU per request: the C
     // program is one thread, so at 64 in flight a client with more threads has the rest of the
@@ -258,7 +310,8 @@ func printReport(results resultsPath: String, startup startupPath: String) throw
         ("  C, Courier's request: CPU µs/req", cpuPerRequest(parityCeiling, "post64kx16"), "(stated)", true),
         ("  APIClient: CPU µs/req", cpuPerRequest(client, "post64kx16"), "(stated)", true),
     ]
-    printTargets("what the C program's targets leave a client on this machine (\(ProcessInfo.processInfo.activeProcessorCount) cores)", floors)
+    let machine = clientCores.map { "\($0) client core(s), nginx on its own" } ?? "\(ProcessInfo.processInfo.activeProcessorCount) cores shared with nginx"
+    printTargets("what the C program's targets leave a client on this machine (\(machine))", floors)
 }
 
 /// One target a line: its name, the measured value, the goal and whether it was met.
@@ -266,17 +319,31 @@ private func printTargets(_ title: String, _ targets: [(String, Double, String, 
     print("")
     print(title)
     for (name, value, goal, higherIsBetter) in targets {
-        let verdict: String
-        if value.isNaN {
-            verdict = "not measured"
-        } else if goal == "(stated)" {
-            verdict = ""
-        } else {
-            let bound = Double(goal.split(separator: " ").dropFirst().first ?? "") ?? 0
-            // "no CPU when idle": below 1 ms in 2 s, since rusage itself has tick granularity.
-            let met = goal == "0" ? value < 1 : higherIsBetter ? value >= bound : value <= bound
-            verdict = met ? "met" : "MISSED"
-        }
-        print(left(name, 38), cell(value, 8, decimals: 2), left(" " + goal, 16), verdict)
+        print(left(name, 38), cell(value, 8, decimals: 2), left(" " + goal, 16), verdict(value, goal, higherIsBetter))
     }
+}
+
+/// A target with the value's range over the runs: name, value, the per-run values, goal, direction.
+private typealias RangedTarget = (String, Double, [Double], String, Bool)
+
+/// As `printTargets`, with each value's lowest and highest run beside it (none for a figure
+/// measured once).
+private func printRangedTargets(_ title: String, _ targets: [RangedTarget]) {
+    print("")
+    print(title)
+    print(left("", 38), left("  median", 8), left(" goal", 16), left("", 12), "runs: lowest–highest")
+    for (name, value, runs, goal, higherIsBetter) in targets {
+        let range = runs.isEmpty ? "" : "\(cell(runs.min() ?? .nan, 0, decimals: 2))–\(cell(runs.max() ?? .nan, 0, decimals: 2)) (\(runs.count))"
+        print(left(name, 38), cell(value, 8, decimals: 2), left(" " + goal, 16), left(verdict(value, goal, higherIsBetter), 12), range)
+    }
+}
+
+/// "met" or "MISSED" against a goal such as "≥ 1.30", nothing for "(stated)".
+private func verdict(_ value: Double, _ goal: String, _ higherIsBetter: Bool) -> String {
+    if value.isNaN { return "not measured" }
+    if goal == "(stated)" { return "" }
+    let bound = Double(goal.split(separator: " ").dropFirst().first ?? "") ?? 0
+    // "no CPU when idle": below 1 ms in 2 s, since rusage itself has tick granularity.
+    let met = goal == "0" ? value < 1 : higherIsBetter ? value >= bound : value <= bound
+    return met ? "met" : "MISSED"
 }
