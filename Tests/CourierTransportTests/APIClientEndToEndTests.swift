@@ -30,6 +30,37 @@ private struct Greeting: Codable, Sendable {
         #expect(echo.headerValues("Content-Type") == ["application/json"])
     }
 
+    /// A client over a transport builds each request with the policies' fields, so the layers
+    /// find them and the wire has them once; its own headers win, and a value with CR or LF is
+    /// refused before anything is sent.
+    @Test(arguments: TransportKind.configured)
+    func thePoliciesFieldsGoOutOnceAndARequestsOwnWin(_ transport: TransportKind) async throws {
+        var policies = Policies()
+        policies.headers = ["X-Team": "core", "Accept": "application/json"]
+        policies.userAgent = "Courier-Test/1"
+        let engine = try transport.makeTransport(policies: policies)
+        let client = APIClient(baseURL: try sharedServer().baseURL, transport: engine)
+        let echo = try await client.send(Request<Echo>("anything", headers: ["accept": "text/plain"]))
+        let built = try client.urlRequest(for: Request<Echo>("anything"))
+        await engine.shutdown()
+        #expect(echo.headerValues("X-Team") == ["core"])
+        #expect(echo.headerValues("User-Agent") == ["Courier-Test/1"])
+        #expect(echo.headerValues("Accept") == ["text/plain"])
+        #expect(built.value(forHTTPHeaderField: "User-Agent") == "Courier-Test/1")
+
+        policies.headers = ["X-Key": "x\r\nInjected: yes"]
+        let refusing = try transport.makeTransport(policies: policies)
+        let marker = "anything/refused-\(UUID().uuidString)"
+        await #expect {
+            try await APIClient(baseURL: try sharedServer().baseURL, transport: refusing).send(Request<Data>(marker))
+        } throws: { error in
+            guard let error = error as? APIError, case .invalidRequest = error.kind else { return false }
+            return true
+        }
+        await refusing.shutdown()
+        #expect(try sharedServer().lastRequest?.uri.contains(marker) != true)
+    }
+
     @Test(arguments: TransportKind.configured)
     func voidRequestsAcceptEmptyBodies(_ transport: TransportKind) async throws {
         try await client(transport).send(Request<Void>("status/204", method: .delete))

@@ -32,11 +32,19 @@ extension URLRequest {
     /// request object, and FoundationNetworking's `setValue(_:forHTTPHeaderField:)` drops a
     /// value holding CR or LF silently, where `validateForSending()` must see it and refuse.
     func filling(_ fields: [(name: String, value: String)]) -> URLRequest {
-        var all = allHTTPHeaderFields ?? [:]
-        let missing = fields.filter { field in !all.keys.contains { HTTPFieldSyntax.sameName($0, field.name) } }
-        guard !missing.isEmpty else { return self }
+        guard var all = allHTTPHeaderFields else { return fields.isEmpty ? self : setting(fields, in: [:]) }
+        let count = all.count
+        for field in fields where !all.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
+            all[field.name] = field.value
+        }
+        return all.count == count ? self : setting([], in: all)
+    }
+
+    /// This request with the header fields `fields` and `all`.
+    private func setting(_ fields: [(name: String, value: String)], in all: [String: String]) -> URLRequest {
+        var all = all
+        for field in fields { all[field.name] = field.value }
         var request = self
-        for field in missing { all[field.name] = field.value }
         request.allHTTPHeaderFields = all
         return request
     }

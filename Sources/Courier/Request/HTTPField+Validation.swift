@@ -30,11 +30,15 @@ enum HTTPFieldSyntax {
     /// RFC 9110 §5.1 compares names (every token is ASCII). Byte by byte: Foundation's
     /// case-insensitive comparison allocates a lowercased copy of each name.
     static func sameName(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
         guard a.utf8.count == b.utf8.count else { return false }
-        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+        var bytes = b.utf8.makeIterator()
+        for x in a.utf8 {
+            guard let y = bytes.next() else { return false }
             let lower = x | 0x20
-            return x == y || (lower == y | 0x20 && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+            guard x == y || (lower == y | 0x20 && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) else { return false }
         }
+        return true
     }
 
     /// Returns why `value` cannot be sent as a field value, or `nil` when it can.

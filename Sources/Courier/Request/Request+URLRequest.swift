@@ -25,12 +25,7 @@ extension Request {
     func urlRequest(
         base: ResolvedBaseURL, encoder: JSONEncoder, defaultFields: [(name: String, value: String)] = []
     ) throws(RequestError) -> URLRequest {
-        var request = try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder)
-        for field in defaultFields where !headers.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
-            try HTTPFieldSyntax.validate(name: field.name, value: field.value)
-            request.setValue(field.value, forHTTPHeaderField: field.name)
-        }
-        return request
+        try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder, defaultFields: defaultFields)
     }
 
     /// ``endpoint`` with the method's query items after its own.
@@ -40,7 +35,9 @@ extension Request {
         return endpoint
     }
 
-    private func urlRequest(url: URL, encoder: JSONEncoder) throws(RequestError) -> URLRequest {
+    private func urlRequest(
+        url: URL, encoder: JSONEncoder, defaultFields: [(name: String, value: String)] = []
+    ) throws(RequestError) -> URLRequest {
         guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
 
         var request = URLRequest(url: url)
@@ -52,14 +49,26 @@ extension Request {
             try HTTPFieldSyntax.validate(name: name, value: value)
             request.setValue(value, forHTTPHeaderField: name)
         }
+        // The fields Courier adds go in through one write of the whole set: FoundationNetworking's
+        // `setValue(_:forHTTPHeaderField:)` checks a value character by character and
+        // capitalizes the name, some 17,000 instructions for a User-Agent, and drops a value with
+        // CR or LF silently. These are named as they are sent, and every engine refuses a value
+        // with CR or LF before sending (`validateForSending`).
+        var added = request.allHTTPHeaderFields ?? [:]
+        let count = added.count
+        for field in defaultFields where !added.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
+            added[field.name] = field.value
+        }
         if let body = method.body {
             // A body read as it is sent goes beside the request (see `APIClient`), with its
             // Content-Type here.
             request.httpBody = try body.data(using: encoder)
-            if let contentType = body.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            if let contentType = body.contentType,
+               !added.keys.contains(where: { HTTPFieldSyntax.sameName($0, "Content-Type") }) {
+                added["Content-Type"] = contentType
             }
         }
+        if added.count != count { request.allHTTPHeaderFields = added }
         return request
     }
 }
