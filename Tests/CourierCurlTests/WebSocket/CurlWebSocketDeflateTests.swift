@@ -12,7 +12,7 @@ import Testing
 /// 127.0.0.1, echoing what it inflated and compressing what it sends back, and telling what it
 /// agreed and how the client's frames came.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .enabled("needs Python's websockets 17 in .build-python/: run scripts/websockets (scripts/setup runs it)") {
         await WebSocketDeflateTestServer.isAvailable()
     }

@@ -13,7 +13,7 @@ import Testing
 /// (one byte, a code never sent, a reason too long) fails with 1002; nothing the server sends
 /// after its close is read or answered. The client's own close waits for the server's answer,
 /// bounded by ``WebSocket/Options/closeTimeout``.
-@Suite(.timeLimit(.minutes(1))) struct CloseConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct CloseConformanceTests {
     /// Autobahn 7.7.x: every code a close frame may carry.
     static let validCodes: [UInt16] = [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000, 4999]
 

@@ -11,7 +11,7 @@ import Testing
 /// fragments reads as one, however many and however small; a continuation with nothing to
 /// continue, a new message inside a fragmented one, and a fragmented control frame fail the
 /// connection with 1002.
-@Suite(.timeLimit(.minutes(1))) struct FragmentationConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct FragmentationConformanceTests {
     // MARK: Valid
 
     /// Autobahn 5.3–5.5: text in two fragments, at once, frame by frame and byte by byte.

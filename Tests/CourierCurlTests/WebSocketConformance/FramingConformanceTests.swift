@@ -10,7 +10,7 @@ import Testing
 /// Autobahn|Testsuite's section 1, framing: text and binary messages at every length form
 /// (7-bit, 16-bit, 64-bit) and their edges, up to the 16 MiB message limit, whole and in
 /// pieces. The client echoes each message; the server compares the echo byte for byte.
-@Suite(.timeLimit(.minutes(1))) struct FramingConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct FramingConformanceTests {
     static let lengths = [0, 125, 126, 127, 65535, 65536] + (runsLargeCases ? [16 << 20] : [])
 
     @Test(arguments: lengths) func textIsReadAndEchoedWhole(length: Int) async throws {

@@ -11,7 +11,7 @@ import Testing
 /// ``WebSocket/Options/maximumMessageBytes``, whole or in fragments, fails with 1009 and
 /// `URLError(.dataLengthExceedsMaximum)`; a reader that reads nothing holds the server back
 /// through TCP instead of letting the client's memory grow, and loses nothing.
-@Suite(.timeLimit(.minutes(1))) struct LimitsConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct LimitsConformanceTests {
     static let limit = 1024
 
     @Test(arguments: [WireFrame.text, WireFrame.binary]) func aMessageAtTheLimitIsRead(opcode: UInt8) async throws {

@@ -14,7 +14,7 @@ import Testing
 /// transport is told to trust, and through the test HTTP proxy's CONNECT tunnel. All on
 /// loopback.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .enabled("needs Python's websockets 17 in .build-python/: run scripts/websockets (scripts/setup runs it)") {
         await WebSocketDeflateTestServer.isAvailable()
     }

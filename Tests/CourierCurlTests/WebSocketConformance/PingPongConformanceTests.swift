@@ -10,7 +10,7 @@ import Testing
 /// Autobahn|Testsuite's section 2, pings and pongs: the server's pings are answered with pongs
 /// of the same payload, whatever the reader does; pongs nobody asked for are let pass; a ping
 /// over 125 bytes fails the connection. And the client's own ping, through ``WebSocket/ping()``.
-@Suite(.timeLimit(.minutes(1))) struct PingPongConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct PingPongConformanceTests {
     /// Autobahn 2.1–2.4: empty, text, binary and the largest payload a control frame holds.
     static let pingPayloads: [[UInt8]] = [
         [], Array("Hello, world!".utf8), [0x00, 0xFF, 0xFE, 0xFD, 0xFC, 0xFB, 0x00, 0xFF], binaryPayload(125),

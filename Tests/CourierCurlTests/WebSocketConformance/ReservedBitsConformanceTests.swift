@@ -10,7 +10,7 @@ import Testing
 /// Autobahn|Testsuite's sections 3 and 4, reserved bits and reserved opcodes: with no extension
 /// negotiated, a frame with RSV1–RSV3 set or an opcode RFC 6455 reserves fails the connection
 /// with 1002, the messages before it are still read, and nothing after it is answered.
-@Suite(.timeLimit(.minutes(1))) struct ReservedBitsConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct ReservedBitsConformanceTests {
     /// Autobahn 3.1–3.7: each combination of the three bits, on the frame kind its case uses.
     static let reservedBitCases: [(rsv: UInt8, frame: WireFrame)] = [
         (1, .text("Hello, world!")), (2, .text("Hello, world!")), (3, .text("Hello, world!")), (4, .text("Hello, world!")),

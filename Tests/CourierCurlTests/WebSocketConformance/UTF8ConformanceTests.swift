@@ -12,7 +12,7 @@ import Testing
 /// points past U+10FFFF, stray continuation bytes, a character cut by the end of the message)
 /// fails the connection with 1007 and `URLError(.badServerResponse)`, as soon as the frame that
 /// shows it is read. A close reason that is not UTF-8 fails it too (Autobahn 7.5.1).
-@Suite(.timeLimit(.minutes(1))) struct UTF8ConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct UTF8ConformanceTests {
     /// Well-formed text (Autobahn 6.2, 6.5, 6.7–6.9, 6.22, 6.23): multi-byte characters, the
     /// first and last sequence of each length, the edges of the surrogate gap, noncharacters.
     static let valid: [[UInt8]] = [
