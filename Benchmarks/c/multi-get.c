@@ -186,6 +186,11 @@ static int find_workload(const char *name, Workload *out) {
         *out = (Workload){"/small", width, total, 13, 0, 64, 0};
         return 1;
     }
+    // h2prof-WIDTHxTOTAL: the same over HTTP/2, multiplexed on one connection (Benchmarks/profile --h2).
+    if (sscanf(name, "h2prof-%dx%ld%c", &width, &total, &end) == 2 && width > 0 && total >= width) {
+        *out = (Workload){"/small", width, total, 13, 0, 1, 0};
+        return 1;
+    }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name) == 0) {
             *out = table[i].workload;
