@@ -126,6 +126,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) var turn: UInt64 = 0
     /// When the running transfers are next checked for timeouts libcurl does not enforce.
     @exclusivity(unchecked) var nextOverdueCheck = ContinuousClock.now
+    /// Since when nothing has run or waited while the pool held surplus handles; nil while busy.
+    @exclusivity(unchecked) var quietSince: ContinuousClock.Instant?
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
     let recordsMetrics: Bool
     /// ``CurlTransport/Configuration-swift.struct/clientCertificate``, named in the error libcurl
@@ -133,8 +135,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     let clientCertificate: CurlTransport.ClientCertificate?
 
     init(configuration: CurlTransport.Configuration, altSvcFile: CurlAltSvcFile? = nil) throws(CurlError) {
-        // Enough idle handles for a full set of connections to a few hosts; beyond that,
-        // handles are destroyed when their transfer ends rather than hoarded.
+        // Enough idle handles for a full set of connections to a few hosts once the loop is
+        // quiet; a burst's handles beyond that are kept only while it lasts (CurlEasyHandlePool).
         pool = CurlEasyHandlePool(
             configuration: configuration, maximumIdle: max(16, configuration.maximumConnectionsPerHost * 4), altSvcFile: altSvcFile
         )
@@ -329,6 +331,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 finishConnectAttempts()
                 endOverdueTransfers()
                 startWaitingTransfers()
+                letSurplusHandlesGoWhenQuiet()
                 publishStatistics()
                 resumeEndedTransfers()
                 resumeEndedAttempts()
@@ -337,7 +340,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 // per-host connection limit without a timer, and it waits out the whole cap
                 // (Benchmarks/README.md, "Figures behind the curl engine's comments").
                 // An idle transport still sleeps for long stretches.
-                let cap: Int32 = running.isEmpty && connectAttempts.isEmpty ? 10_000 : 250
+                let cap: Int32 = running.isEmpty && connectAttempts.isEmpty ? Self.quietWaitMilliseconds : 250
                 // Commands that came in while the thread was busy (a job resumed above that
                 // submitted its next request, say) are taken at once, without a wake-up.
                 let mayPoll = inbox.withLock { inbox in
@@ -434,6 +437,30 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// The longest wait of a loop with nothing running; also how long it stays quiet (nothing
+    /// running or waiting) before it lets the pool's surplus handles go, one such wait: pauses
+    /// between bursts keep them, a transport left alone frees them.
+    static let quietWaitMilliseconds: Int32 = 10_000
+
+    /// Lets the pool's surplus handles go once the loop has been quiet for
+    /// ``quietWaitMilliseconds``: the cleanups then cost no waiting request anything.
+    private func letSurplusHandlesGoWhenQuiet() {
+        guard pool.hasSurplus else { return }
+        guard running.isEmpty, !admission.hasWaiting else {
+            quietSince = nil
+            return
+        }
+        let now = ContinuousClock.now
+        guard let since = quietSince else {
+            quietSince = now
+            return
+        }
+        if since.duration(to: now) >= .milliseconds(Int(Self.quietWaitMilliseconds)) {
+            pool.letSurplusGo()
+            quietSince = nil
+        }
     }
 
     private func publishStatistics() {

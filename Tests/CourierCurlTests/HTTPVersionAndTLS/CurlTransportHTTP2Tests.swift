@@ -215,6 +215,34 @@ struct CurlTransportHTTP2Tests {
         }
     }
 
+    /// The streams of a burst give their easy handles back to the pool, which keeps them all
+    /// for the next burst while the transport is busy, beyond the few it keeps when quiet: the
+    /// second burst makes none.
+    @Test func aBurstOfStreamsKeepsItsHandlesForTheNext() async throws {
+        try await withHTTP2 { proxy, transport in
+            for round in 0..<2 {
+                let requests = Task {
+                    await withTaskGroup(of: URLError.Code?.self) { group in
+                        for index in 0..<40 {
+                            group.addTask { await urlErrorCode { _ = try await transport.exchange(request(proxy.tlsURL("/never?i=\(index)"))) } }
+                        }
+                        return await group.reduce(into: []) { $0.append($1) }
+                    }
+                }
+                let allRunning = await pollUntil { transport.statistics.running == 40 }
+                #expect(allRunning, "round \(round): \(transport.statistics)")
+                requests.cancel()
+                #expect(await requests.value == Array(repeating: .cancelled, count: 40))
+                let returned = await pollUntil {
+                    let statistics = transport.statistics
+                    return statistics.running == 0 && statistics.idleHandles == statistics.liveHandles
+                }
+                #expect(returned, "round \(round): \(transport.statistics)")
+                #expect(transport.statistics.liveHandles == 40, "round \(round): \(transport.statistics)")
+            }
+        }
+    }
+
     /// With at most 4 streams a connection, 16 slow requests at once need 4 connections,
     /// within the per-host limit.
     @Test func theStreamLimitOpensMoreConnectionsWithinThePerHostLimit() async throws {
