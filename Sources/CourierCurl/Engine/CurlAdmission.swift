@@ -45,8 +45,11 @@ struct CurlAdmission<Transfer> {
     }
 
     /// A transfer asks to run: it starts when its group has room and nobody waits before it.
+    ///
+    /// Each event looks its group up once (hashing the group's name is most of its cost, paid
+    /// by every request), and not at all in a table that is empty.
     mutating func request(_ transfer: Transfer, group: String, limit: Int) -> RequestAction {
-        if waiting[group] == nil, running[group, default: 0] < limit { return .start }
+        if waiting.isEmpty || waiting[group] == nil, running[group, default: 0] < limit { return .start }
         waiting[group, default: FIFOQueue()].append((transfer, limit))
         return .queued
     }
@@ -58,9 +61,11 @@ struct CurlAdmission<Transfer> {
 
     /// A running transfer of `group` left the multi handle: a waiting one may take its place.
     mutating func ended(in group: String) {
-        let left = running[group, default: 1] - 1
-        running[group] = left > 0 ? left : nil
-        if waiting[group] != nil { groupsWithRoom.append(group) }
+        if let index = running.index(forKey: group) {
+            running.values[index] -= 1
+            if running.values[index] <= 0 { running.remove(at: index) }
+        }
+        if !waiting.isEmpty, waiting[group] != nil { groupsWithRoom.append(group) }
     }
 
     /// The next waiting transfer whose group has room, taken off its queue; nil when none.

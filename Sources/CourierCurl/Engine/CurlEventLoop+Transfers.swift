@@ -180,7 +180,8 @@ extension CurlEventLoop {
         if running.removeValue(forKey: transfer.id) != nil {
             admission.ended(in: transfer.connectionGroup)
         }
-        streaming[transfer.id] = nil
+        // Hashed only when some transfer streams: most never do.
+        if !streaming.isEmpty { streaming[transfer.id] = nil }
         transfer.easy = nil
         transfer.uploadReader?.cancel()
     }
