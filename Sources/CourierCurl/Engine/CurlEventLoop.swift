@@ -22,29 +22,6 @@ import Synchronization
 /// between two waits of this thread, so the continuation of its request resumes
 /// where the transfer finished and its next request is submitted without a wake-up.
 final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
-    /// Counts published after every loop iteration, for tests and diagnostics.
-    struct Statistics: Equatable, Sendable {
-        /// Transfers whose handle is in the multi handle.
-        var running = 0
-        /// Transfers waiting for a transfer to their host to end (see ``CurlAdmission``); ones
-        /// cancelled while waiting count until dropped.
-        var waiting = 0
-        /// Running transfers whose receiving is paused until their reader catches up.
-        var pausedByBackPressure = 0
-        var liveHandles = 0
-        var idleHandles = 0
-        /// Events a transfer's lifecycle refused as impossible (release builds; debug builds
-        /// trap). Always 0 unless the engine has a bug.
-        var violations = 0
-        /// Transfers given to libcurl since the loop began, for tests that check where
-        /// requests ran.
-        var started = 0
-        var isTerminated = false
-        /// Connect-only attempts (a WebSocket's connection being opened) whose handle libcurl
-        /// drives, each in a multi handle of its own.
-        var connecting = 0
-    }
-
     private enum Command {
         case submit(CurlTransfer)
         case cancel(CurlTransfer)
@@ -437,30 +414,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
-    }
-
-    /// The longest wait of a loop with nothing running; also how long it stays quiet (nothing
-    /// running or waiting) before it lets the pool's surplus handles go, one such wait: pauses
-    /// between bursts keep them, a transport left alone frees them.
-    static let quietWaitMilliseconds: Int32 = 10_000
-
-    /// Lets the pool's surplus handles go once the loop has been quiet for
-    /// ``quietWaitMilliseconds``: the cleanups then cost no waiting request anything.
-    private func letSurplusHandlesGoWhenQuiet() {
-        guard pool.hasSurplus else { return }
-        guard running.isEmpty, !admission.hasWaiting else {
-            quietSince = nil
-            return
-        }
-        let now = ContinuousClock.now
-        guard let since = quietSince else {
-            quietSince = now
-            return
-        }
-        if since.duration(to: now) >= .milliseconds(Int(Self.quietWaitMilliseconds)) {
-            pool.letSurplusGo()
-            quietSince = nil
-        }
     }
 
     private func publishStatistics() {
