@@ -25,6 +25,11 @@ extension CurlError {
         }
         if let failure = dohFailure(code: code, libcurlSaid: report.libcurlSaid, plan: plan) { return failure }
         var text = proxy.redacting(Self.message(forCode: code, libcurlSaid: report.libcurlSaid, duringBody: duringBody))
+        if code == Curl.Code.operationTimedOut, report.libcurlSaid.hasPrefix("Operation too slow") {
+            // libcurl's low-speed backstop (CURLOPT_LOW_SPEED_TIME) and the engine's idle clock
+            // enforce one limit; whichever sees it first, the error says it in the same words.
+            text = "no data received or sent for \(plan.idleTimeout.formattedSeconds)"
+        }
         var urlCode = urlErrorCode(curlCode: code, osErrno: osErrno)
         if let tls = tlsFailure(curlCode: code, libcurlSaid: report.libcurlSaid) {
             (urlCode, text) = (tls.code, proxy.redacting(tls.message))

@@ -61,6 +61,22 @@ import Testing
         #expect(CurlError.underlying(of: error) == CurlError(kind: .transfer, curlCode: Curl.Code.couldntConnect, message: "libcurl's words"))
     }
 
+    /// libcurl's low-speed backstop and the engine's idle clock enforce one limit: whichever
+    /// fires first, the words are the same.
+    @Test func libcurlsLowSpeedTimeoutReadsAsTheIdleClocks() throws {
+        let said = "Operation too slow. Less than 1 bytes/sec transferred the last 60 seconds"
+        let error = CurlError.transferFailure(
+            report(Curl.Code.operationTimedOut, said: said), osErrno: 0, stoppedFor: nil, plan: try plan(), duringBody: false
+        )
+        #expect(error.code == .timedOut)
+        #expect(CurlError.underlying(of: error)?.message == "no data received or sent for 60 s")
+        let connect = CurlError.transferFailure(
+            report(Curl.Code.operationTimedOut, said: "Connection timed out after 1001 milliseconds"), osErrno: 0, stoppedFor: nil,
+            plan: try plan(), duringBody: false
+        )
+        #expect(CurlError.underlying(of: connect)?.message == "Connection timed out after 1001 milliseconds")
+    }
+
     @Test func aFailureDuringAStreamedBodySaysSo() throws {
         let error = CurlError.transferFailure(report(Curl.Code.outOfMemory), osErrno: 0, stoppedFor: nil, plan: try plan(), duringBody: true)
         #expect(CurlError.underlying(of: error)?.message.hasPrefix("one read decoded to more than libcurl holds") == true)
