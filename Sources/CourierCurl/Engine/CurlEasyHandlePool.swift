@@ -4,9 +4,9 @@
 ///
 /// Every handle given back is kept while the loop is busy, so idle handles never outnumber the
 /// transfers that ran at once: many streams on one HTTP/2 connection each reuse a handle rather
-/// than make one (~13,500 instructions on the loop's thread) and clean it up (~12,000): keeping
-/// them halved the loop's own work per request beside libcurl's (Benchmarks/README.md, "The
-/// burst's handles"). Those beyond ``maximumIdle`` are the surplus, let go once the loop is quiet
+/// than make one on the loop's thread and clean one up, which cost more than the rest of the
+/// loop's own work per request (Benchmarks/README.md, "The burst's handles, kept for the
+/// next"). Those beyond ``maximumIdle`` are the surplus, let go once the loop is quiet
 /// (``letSurplusGo()``), so a transport that is not busy holds no more than before.
 ///
 /// It is the one place handles are counted, and it counts only handles it made, so a handle
