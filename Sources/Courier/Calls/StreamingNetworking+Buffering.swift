@@ -9,12 +9,20 @@ import Foundation
 /// delegate) and for a client built over a ``Networking``.
 func streamingExchange(buffering exchange: @escaping HTTPExchange) -> StreamingNetworking {
     { request, upload in
-        var request = request
-        if let upload {
-            request.httpBodyStream = nil
-            request.httpBody = try await upload.collect()
-        }
-        let (data, head) = try await exchange(request)
+        var sent = request
+        if let upload { sent = try await request.sending(collected: upload) }
+        let (data, head) = try await exchange(sent)
         return (ResponseBody(data, metrics: head.metrics), head)
+    }
+}
+
+extension URLRequest {
+    /// This request with `upload` read whole into its `httpBody`, for a call that takes no body
+    /// beside the request.
+    func sending(collected upload: RequestBody) async throws -> URLRequest {
+        var request = self
+        request.httpBodyStream = nil
+        request.httpBody = try await upload.collect()
+        return request
     }
 }

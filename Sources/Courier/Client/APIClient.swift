@@ -160,9 +160,7 @@ public struct APIClient: Sendable {
             if let sendingBody {
                 answer = try await sendingBody(urlRequest, body)
             } else {
-                var collected = urlRequest
-                collected.httpBody = try await body.collect()
-                answer = try await dispatcher.exchange(collected)
+                answer = try await dispatcher.exchange(urlRequest.sending(collected: body))
             }
         } catch {
             throw APIError.failure(error, sending: urlRequest)

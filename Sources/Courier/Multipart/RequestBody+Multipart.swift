@@ -51,14 +51,6 @@ extension RequestBody {
         return body
     }
 
-    private static func fileSize(of url: URL) throws -> Int64 {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        guard let size = (attributes[.size] as? NSNumber)?.int64Value else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        return size
-    }
-
     /// Sends the file a piece at a time, each piece checked for the boundary before it goes.
     private static func sendFile(
         _ url: URL, size: Int64, field: String, boundary: String, send: (Data) async throws -> Void

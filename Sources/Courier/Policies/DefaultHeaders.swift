@@ -32,18 +32,8 @@ extension URLRequest {
     /// request object, and FoundationNetworking's `setValue(_:forHTTPHeaderField:)` drops a
     /// value holding CR or LF silently, where `validateForSending()` must see it and refuse.
     func filling(_ fields: [(name: String, value: String)]) -> URLRequest {
-        guard var all = allHTTPHeaderFields else { return fields.isEmpty ? self : setting(fields, in: [:]) }
-        let count = all.count
-        for field in fields where !all.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
-            all[field.name] = field.value
-        }
-        return all.count == count ? self : setting([], in: all)
-    }
-
-    /// This request with the header fields `fields` and `all`.
-    private func setting(_ fields: [(name: String, value: String)], in all: [String: String]) -> URLRequest {
-        var all = all
-        for field in fields { all[field.name] = field.value }
+        var all = allHTTPHeaderFields ?? [:]
+        guard all.addMissing(fields) else { return self }
         var request = self
         request.allHTTPHeaderFields = all
         return request
@@ -58,5 +48,17 @@ extension URLRequest {
         }
         fields[name] = value
         allHTTPHeaderFields = fields
+    }
+}
+
+extension [String: String] {
+    /// Adds each of `fields` whose name none of these fields has, in any case; whether it added
+    /// any.
+    mutating func addMissing(_ fields: [(name: String, value: String)]) -> Bool {
+        let count = self.count
+        for field in fields where !keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
+            self[field.name] = field.value
+        }
+        return self.count != count
     }
 }

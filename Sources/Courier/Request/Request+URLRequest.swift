@@ -54,21 +54,17 @@ extension Request {
         // capitalizes the name, which costs more than the copy of the request it would save
         // (Benchmarks/README.md), and drops a value with CR or LF silently. These are named as they are sent, and every engine refuses a value
         // with CR or LF before sending (`validateForSending`).
-        var added = request.allHTTPHeaderFields ?? [:]
-        let count = added.count
-        for field in defaultFields where !added.keys.contains(where: { HTTPFieldSyntax.sameName($0, field.name) }) {
-            added[field.name] = field.value
-        }
+        var all = request.allHTTPHeaderFields ?? [:]
+        var added = all.addMissing(defaultFields)
         if let body = method.body {
             // A body read as it is sent goes beside the request (see `APIClient`), with its
             // Content-Type here.
             request.httpBody = try body.data(using: encoder)
-            if let contentType = body.contentType,
-               !added.keys.contains(where: { HTTPFieldSyntax.sameName($0, "Content-Type") }) {
-                added["Content-Type"] = contentType
+            if let contentType = body.contentType, all.addMissing([(name: "Content-Type", value: contentType)]) {
+                added = true
             }
         }
-        if added.count != count { request.allHTTPHeaderFields = added }
+        if added { request.allHTTPHeaderFields = all }
         return request
     }
 }

@@ -136,11 +136,16 @@ public struct RequestBody: Sendable, Equatable {
     ///
     /// - Throws: the file system's error when the file cannot be read or its size is unknown.
     public static func file(_ url: URL) throws -> RequestBody {
+        RequestBody(source: .file(url), length: try fileSize(of: url))
+    }
+
+    /// The size of the regular file at `url`, as a body sends it.
+    static func fileSize(of url: URL) throws -> Int64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         guard let size = (attributes[.size] as? NSNumber)?.int64Value else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
-        return RequestBody(source: .file(url), length: size)
+        return size
     }
 
     /// The chunks of an `AsyncSequence`, read once, as fast as the connection takes them.
