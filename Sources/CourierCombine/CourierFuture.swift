@@ -8,7 +8,7 @@ import Courier
 /// `CourierFuture<Data>`, or `Courier.Future<Data>`; both name the same type.
 ///
 /// ```swift
-/// let user: CourierFuture<User> = client.future(for: Request("users/42"))
+/// let user = CourierFuture<User> { try await client.send(Request("users/42")) }
 /// let publisher = user.publisher   // AnyPublisher<User, any Error>
 /// ```
 public typealias CourierFuture<Value: Sendable> = Courier.Future<Value>

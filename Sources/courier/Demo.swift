@@ -84,9 +84,9 @@ struct Demo {
             return "decoded echo of \(echo.path)"
         }
         await output.step("Future chain: map and flatMap") {
-            let bytes = client.future(for: Request<Data>("bytes/64"))
+            let bytes = Future { try await client.send(Request<Data>("bytes/64")) }
                 .map { $0.count }
-                .flatMap { count in client.future(for: Request<Echo>("anything?count=\(count)")) }
+                .flatMap { count in Future { try await client.send(Request<Echo>("anything?count=\(count)")) } }
             let echo = try await bytes.value
             return "second request saw count=\(echo.args["count"]?.first ?? "?")"
         }

@@ -48,7 +48,7 @@ struct FormOptions: ParsableArguments {
         for field in fields {
             let argument = try FormArgument(field)
             for warning in argument.warnings { Terminal.errorLine("warning: \(warning)") }
-            form.append(try argument.part())
+            form.parts.append(try argument.part())
         }
         return try RequestBody.multipart(form)
     }

@@ -84,7 +84,7 @@ public struct APIClient: Sendable {
 
     /// Creates a client over a configured dispatcher: what it sends through,
     /// its status validation and its decoder are used as they are.
-    public init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
+    package init(baseURL: URL, dispatcher: Dispatcher, encoder: JSONEncoder = JSONEncoder()) {
         base = ResolvedBaseURL(baseURL)
         self.dispatcher = dispatcher
         self.encoder = encoder

@@ -1,3 +1,5 @@
+import Foundation
+
 // Names Courier itself had before 1.0, each unavailable with the one that replaced it, so code
 // written against them fails with the way forward rather than "cannot find in scope".
 
@@ -12,5 +14,25 @@ extension APIClient {
         _ request: Request<ResponseBody>, uploading upload: RequestBody?
     ) async throws(APIError) -> (ResponseBody, ResponseHead) {
         try await stream(request)
+    }
+}
+
+extension APIClient {
+    /// A future of a request is a ``Future`` made from the async call, one spelling for both.
+    @available(*, unavailable, message: "make the future from the call: Future { try await client.send(request) }")
+    public func future<Response: Decodable & Sendable>(for request: Request<Response>) -> Future<Response> {
+        Future { try await send(request) }
+    }
+
+    /// A future of a request is a ``Future`` made from the async call, one spelling for both.
+    @available(*, unavailable, message: "make the future from the call: Future { try await client.send(request) }")
+    public func future(for request: Request<Data>) -> Future<Data> {
+        Future { try await send(request) }
+    }
+
+    /// A future of a request is a ``Future`` made from the async call, one spelling for both.
+    @available(*, unavailable, message: "make the future from the call: Future { try await client.send(request) }")
+    public func future(for request: Request<Void>) -> Future<Void> {
+        Future { try await send(request) }
     }
 }

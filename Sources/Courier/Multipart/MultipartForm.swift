@@ -9,11 +9,11 @@ import Foundation
 ///     .file("photo", URL(filePath: "/tmp/beach.jpg"), contentType: "image/jpeg"),
 /// ])
 /// let upload = try RequestBody.multipart(form)
-/// let (body, head) = try await client.stream(Request("photos", method: .post), uploading: upload)
+/// let receipt: Receipt = try await client.send(Request("photos", method: .post(upload)))
 /// ```
 ///
 /// A form becomes a ``RequestBody`` with ``RequestBody/multipart(_:)``, which chooses the
-/// boundary and sets the body's ``RequestBody/contentType``; ``APIClient/stream(_:)``
+/// boundary and sets the body's ``RequestBody/contentType``; ``APIClient/send(_:)-(Request<Response>)``
 /// sends that `Content-Type` unless the request's headers name one. Names and file names are
 /// written as browsers write them (see ``Part``).
 public struct MultipartForm: Sendable, Equatable {
@@ -23,10 +23,5 @@ public struct MultipartForm: Sendable, Equatable {
     /// A form with `parts`, sent in that order.
     public init(_ parts: [Part] = []) {
         self.parts = parts
-    }
-
-    /// Adds `part` after the others.
-    public mutating func append(_ part: Part) {
-        parts.append(part)
     }
 }

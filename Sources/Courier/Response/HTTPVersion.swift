@@ -1,7 +1,7 @@
 /// The HTTP version an exchange was answered in, as the engine spoke it.
 public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
-    public var major: Int
-    public var minor: Int
+    package var major: Int
+    package var minor: Int
 
     /// A version from its numbers.
     package init(major: Int, minor: Int) {

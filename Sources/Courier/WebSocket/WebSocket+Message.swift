@@ -9,7 +9,7 @@ extension WebSocket {
         case data(Data)
 
         /// How many bytes the message carries on the wire, before any compression.
-        public var byteCount: Int {
+        package var byteCount: Int {
             switch self {
             case .string(let text): text.utf8.count
             case .data(let data): data.count

@@ -33,7 +33,7 @@ struct PostService {
 
     // Combine declares a Future too: here CourierFuture (or Courier.Future) is Courier's.
     func latestPost() -> CourierFuture<Post> {
-        client.future(for: Request<Post>("posts/latest"))
+        CourierFuture { try await client.send(Request<Post>("posts/latest")) }
     }
 
     func latestPostPublisher() -> AnyPublisher<Post, any Error> {

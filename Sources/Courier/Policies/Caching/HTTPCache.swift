@@ -13,7 +13,7 @@ public final class HTTPCache: Sendable {
     package let store: any CacheStore
     /// Whether a response with no explicit freshness may be served without revalidation for a
     /// tenth of the time since it was last modified (RFC 9111 §4.2.2).
-    public let usesHeuristicFreshness: Bool
+    package let usesHeuristicFreshness: Bool
     /// The cache's clock, as wall-clock time: `Date`, `Expires` and `Last-Modified` are.
     package let now: @Sendable () -> Date
 
