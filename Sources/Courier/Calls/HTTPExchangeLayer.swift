@@ -50,7 +50,7 @@ public protocol HTTPExchangeLayer: Sendable {
 /// policies. Over a ``Networking``, the Foundation response is wrapped as a head on the way up
 /// and handed back as it was.
 func policyLayer<Body: Sendable, Head: ExchangeHead>(_ layer: any HTTPExchangeLayer) -> ExchangeLayer<Body, Head> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             let sent = Locked(false)
             let (body, head) = try await layer.send(request) { request in

@@ -25,10 +25,24 @@ package func layered(_ networking: @escaping Networking, _ layers: [NetworkingLa
 /// One exchange whose body comes back as `Body`: `Data` for ``Networking``, ``ResponseBody``
 /// for ``StreamingNetworking`` (which is `Exchange<ResponseBody, ResponseHead>`). Every policy is written once
 /// over this, so the buffered and the streaming layers cannot drift apart.
-typealias Exchange<Body, Head> = @Sendable (URLRequest, RequestBody?) async throws -> (Body, Head)
+package typealias Exchange<Body, Head> = @Sendable (URLRequest, RequestBody?) async throws -> (Body, Head)
 
-/// A policy over an ``Exchange``; ``StreamingNetworkingLayer`` is `ExchangeLayer<ResponseBody, ResponseHead>`.
-typealias ExchangeLayer<Body, Head> = @Sendable (@escaping Exchange<Body, Head>) -> Exchange<Body, Head>
+/// A policy over an ``Exchange``: given the exchange below it, the exchange it makes of it.
+///
+/// A struct rather than a bare function type: an array holds a function value at its most
+/// general abstraction, and each layer taken from one would then put reabstraction thunks,
+/// each an async frame, into every request's path through the stack.
+package struct ExchangeLayer<Body, Head>: Sendable {
+    package let wrap: @Sendable (@escaping Exchange<Body, Head>) -> Exchange<Body, Head>
+
+    package init(_ wrap: @escaping @Sendable (@escaping Exchange<Body, Head>) -> Exchange<Body, Head>) {
+        self.wrap = wrap
+    }
+
+    package func callAsFunction(_ next: @escaping Exchange<Body, Head>) -> Exchange<Body, Head> {
+        wrap(next)
+    }
+}
 
 /// `networking` as an exchange; it never gets an upload, since nothing above it makes one.
 func exchange(sending networking: @escaping Networking) -> Exchange<Data, URLResponse> {
@@ -41,11 +55,13 @@ func networking(sending exchange: @escaping Exchange<Data, URLResponse>) -> Netw
 }
 
 /// `layer` as a ``NetworkingLayer``.
-func buffered(_ layer: @escaping ExchangeLayer<Data, URLResponse>) -> NetworkingLayer {
+func buffered(_ layer: ExchangeLayer<Data, URLResponse>) -> NetworkingLayer {
     { inner in networking(sending: layer(exchange(sending: inner))) }
 }
 
 /// Wraps `exchange` in `layers`, the first outermost, whatever its kind of body.
 func layered<Body, Head>(exchange: @escaping Exchange<Body, Head>, _ layers: [ExchangeLayer<Body, Head>]) -> Exchange<Body, Head> {
-    layers.reversed().reduce(exchange) { inner, layer in layer(inner) }
+    var stacked = exchange
+    for layer in layers.reversed() { stacked = layer(stacked) }
+    return stacked
 }

@@ -23,9 +23,9 @@ public typealias StreamingNetworking = @Sendable (URLRequest, RequestBody?) asyn
 
 /// A function that wraps a ``StreamingNetworking`` in a policy, as ``NetworkingLayer`` does for
 /// ``Networking``.
-package typealias StreamingNetworkingLayer = @Sendable (@escaping StreamingNetworking) -> StreamingNetworking
+package typealias StreamingNetworkingLayer = ExchangeLayer<ResponseBody, ResponseHead>
 
 /// Wraps `networking` in `layers`, the first outermost.
 package func layered(_ networking: @escaping StreamingNetworking, _ layers: [StreamingNetworkingLayer]) -> StreamingNetworking {
-    layers.reversed().reduce(networking) { inner, layer in layer(inner) }
+    layered(exchange: networking, layers)
 }

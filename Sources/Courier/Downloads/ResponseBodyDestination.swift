@@ -30,7 +30,7 @@ extension StreamingLayers {
     /// Marks the exchanges below as downloads into a file (``ResponseBodyDestination/file``),
     /// so that no engine bounds their bodies by ``Policies/maximumResponseBytes``.
     package static func writingToFile() -> StreamingNetworkingLayer {
-        { next in
+        ExchangeLayer { next in
             { request, upload in
                 try await ResponseBodyDestination.$current.withValue(.file) { try await next(request, upload) }
             }

@@ -7,7 +7,7 @@ import Foundation
 /// ``Policies/headers`` and the `User-Agent`. It runs outside every other layer, so logging,
 /// the cache's `Vary`, cookies and authentication see the request as it goes out.
 func defaultHeaderLayer<Body: Sendable, Head>(_ fields: [(name: String, value: String)]) -> ExchangeLayer<Body, Head> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             try await send(request.filling(fields), upload)
         }

@@ -22,7 +22,7 @@ package func describingErrors() -> NetworkingLayer {
 /// The error-description layer over either kind of body: a body still arriving gets its later
 /// errors described too.
 func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             do {
                 let (body, response) = try await send(request, upload)

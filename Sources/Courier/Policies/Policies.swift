@@ -133,7 +133,7 @@ public struct Policies: Sendable, Equatable {
 
     /// `streaming` with `streamingLayers` over it.
     package func apply(to streaming: @escaping StreamingNetworking) -> StreamingNetworking {
-        layered(streaming, exchangeLayers())
+        layered(exchange: streaming, exchangeLayers())
     }
 
     /// The one list both `layers` and `streamingLayers` are made from.

@@ -26,7 +26,7 @@ package func followingRedirects(_ policy: RedirectPolicy = RedirectPolicy()) -> 
 func redirectLayer<Body: ExchangeBody, Head: ExchangeHead>(
     _ policy: RedirectPolicy, removingRetryField: Bool = false
 ) -> ExchangeLayer<Body, Head> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             var walk = RedirectWalk(
                 policy: policy, current: removingRetryField ? request.withoutRetryField() : request, currentUpload: upload

@@ -52,7 +52,7 @@ func retryLayer<Body: ExchangeBody, Head: ExchangeHead>(
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 ) -> ExchangeLayer<Body, Head> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             var request = request
             let permission = request.removingRetryPermission()

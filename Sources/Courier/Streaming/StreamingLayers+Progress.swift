@@ -25,7 +25,7 @@ extension StreamingLayers {
     package static func reportingProgress(
         every interval: Duration = .milliseconds(100), _ observer: @escaping @Sendable (TransferProgress) -> Void
     ) -> StreamingNetworkingLayer {
-        { next in
+        ExchangeLayer { next in
             { request, upload in
                 let reporter = ProgressReporter(interval: interval, observer: observer)
                 reporter.set { $0.expectedBytesToSend = Self.expectedBytesToSend(request, upload) }

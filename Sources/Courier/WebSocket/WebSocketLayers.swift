@@ -26,7 +26,7 @@ extension Policies {
 /// A redirect in answer to a handshake fails, as browsers fail it (the WebSocket standard's
 /// "establish a WebSocket connection" sets the redirect mode to "error").
 private func handshakeRedirectRefusal() -> ExchangeLayer<WebSocketUpgrade, ResponseHead> {
-    { send in
+    ExchangeLayer { send in
         { request, upload in
             let (upgrade, head) = try await send(request, upload)
             if RedirectPolicy.isRedirect(head.statusCode) {

@@ -10,7 +10,7 @@ import Foundation
 /// response validation and the ``Policies/hopLayers``, so that nothing malformed is stored and
 /// an answer from the cache reaches no layer meant for the network.
 func cacheLayer<Body: ExchangeBody, Head: ExchangeHead>(_ cache: HTTPCache) -> ExchangeLayer<Body, Head> {
-    { next in
+    ExchangeLayer { next in
         { request, upload in
             var exchange = CacheExchange(request: CacheRequest(request), usesHeuristicFreshness: cache.usesHeuristicFreshness)
             let entries = exchange.request.key.map(cache.store.entries(for:)) ?? []

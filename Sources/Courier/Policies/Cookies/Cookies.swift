@@ -38,7 +38,7 @@ package func storingCookies(in store: CookieStore) -> NetworkingLayer {
 /// The cookie layer (``Policies/cookies``) over either kind of body: the cookies of a response are
 /// stored from its head, before its body is read.
 func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
-    { next in
+    ExchangeLayer { next in
         { request, upload in
             guard request.httpShouldHandleCookies else { return try await next(request, upload) }
             let (body, response) = try await next(request.addingCookies(from: store), upload)
