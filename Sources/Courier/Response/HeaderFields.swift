@@ -260,8 +260,11 @@ enum HeadBlockSweep {
                 }
             }
             index += 1
-            // Every byte of a name or value that is neither a control character nor a space.
-            if byte > HeadBlockLines.carriageReturn { continue }
+            // The rest of a name or value: bytes above CR, skipped eight at a time.
+            if byte > HeadBlockLines.carriageReturn {
+                index = ByteScan.indexOfLineBreakOrControl(in: block, from: index)
+                continue
+            }
             switch byte {
             case HeadBlockLines.lineFeed:
                 lineStart = true
