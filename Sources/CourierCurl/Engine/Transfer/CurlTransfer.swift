@@ -102,12 +102,25 @@ final class CurlTransfer: @unchecked Sendable {
         upload.reader?.cancel()
     }
 
-    /// Scheme, host, port and socket: as fine as the key libcurl counts
-    /// `CURLMOPT_MAX_HOST_CONNECTIONS` by, or finer (an explicit default port, a proxy's
-    /// targets), so that a group never holds more transfers than libcurl could run.
+    /// The URL's scheme and authority as written, and the socket: as fine as the key libcurl
+    /// counts `CURLMOPT_MAX_HOST_CONNECTIONS` by, or finer (an explicit default port, a user
+    /// name, a proxy's targets), so that a group never holds more transfers than libcurl could
+    /// run.
+    ///
+    /// Cut from the URL's text rather than assembled from its parts: each part Foundation hands
+    /// out is a string of its own, and this runs for every request.
     static func connectionGroup(of plan: CurlRequestPlan) -> String {
-        let url = plan.wireURL
-        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1) \(plan.unixSocketPath ?? "")"
+        let text = plan.wireURL.absoluteString
+        let bytes = text.utf8
+        var end = bytes.endIndex
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            // After "scheme://", the authority runs to the path, the query or the fragment.
+            let authority = bytes[colon...].dropFirst(3)
+            end = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? end
+        }
+        let origin = String(text[..<end])
+        guard let socket = plan.unixSocketPath else { return origin }
+        return origin + " " + socket
     }
 
     /// Where a streamed body goes, for its reader; nil when the body is collected. Not while a
