@@ -33,9 +33,12 @@ struct ResolvedBaseURL: Sendable {
 extension ResolvedBaseURL {
     /// The base as `URLComponents` reads it, each part percent-encoded as it writes it.
     private struct Parts: Sendable {
-        /// `scheme://authority`.
-        var origin: String
-        var path: String
+        /// `scheme://authority`, the base's path with its trailing slashes removed, then `/`:
+        /// what a relative path is appended to.
+        var directory: String
+        /// `scheme://authority` and the base's path, or `/` when it has none: the URL of an
+        /// empty relative path.
+        var document: String
         /// nil for no query, "" for a bare `?`.
         var query: String?
 
@@ -44,7 +47,7 @@ extension ResolvedBaseURL {
                   let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   let host = components.host, !host.isEmpty
             else { return nil }
-            path = components.percentEncodedPath
+            let path = components.percentEncodedPath
             query = components.percentEncodedQuery
             // Byte-wise joining matches the String operations of Endpoint's route only for ASCII.
             guard path.utf8.allSatisfy({ $0 < 0x80 }), (query ?? "").utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
@@ -52,34 +55,32 @@ extension ResolvedBaseURL {
             components.percentEncodedQuery = nil
             components.fragment = nil
             guard let origin = components.string else { return nil }
-            self.origin = origin
+            var basePath = path[...]
+            while basePath.last == "/" { basePath.removeLast() }
+            directory = origin + basePath + "/"
+            document = origin + (path.isEmpty ? "/" : path)
         }
 
         /// Endpoint's route written out: split the fragment and a written query off the path,
         /// join the paths with one slash, then the base's query, the written one and the
         /// items, joined with `&`, skipping empty ones. nil where that route must decide.
+        ///
+        /// The path is read as bytes, by indices into its UTF-8: it is ASCII, and a walk by
+        /// `Character` would segment it into graphemes first.
         func url(for endpoint: Endpoint) -> URL? {
-            let text = endpoint.path.utf8
+            let path = endpoint.path
+            let text = path.utf8
             guard text.allSatisfy({ $0 < 0x80 }), !Self.isAbsolute(text) else { return nil }
-            let withoutFragment = endpoint.path[..<(text.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex)]
-            var relativePath = withoutFragment
-            var writtenQuery: Substring?
-            if let mark = withoutFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
-                relativePath = withoutFragment[..<mark]
-                writtenQuery = withoutFragment[withoutFragment.utf8.index(after: mark)...]
-            }
+            let end = text.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
+            let mark = text[..<end].firstIndex(of: UInt8(ascii: "?"))
+            let pathEnd = mark ?? end
+            var start = text.startIndex
+            while start < pathEnd, text[start] == UInt8(ascii: "/") { start = text.index(after: start) }
 
-            var result = origin
-            result.reserveCapacity(origin.utf8.count + path.utf8.count + text.count + (query?.utf8.count ?? 0) + 2)
-            let relative = relativePath.drop { $0 == "/" }
-            if relative.isEmpty {
-                result += path.isEmpty ? "/" : path
-            } else {
-                var basePath = path[...]
-                while basePath.last == "/" { basePath.removeLast() }
-                result += basePath
-                result += "/"
-                PercentEncoding.append(relative, allowing: PercentEncoding.pathBytes, to: &result)
+            var result = start == pathEnd ? document : directory
+            result.reserveCapacity(result.utf8.count + text.count + (query?.utf8.count ?? 0) + 2)
+            if start != pathEnd {
+                PercentEncoding.append(path[start..<pathEnd], allowing: PercentEncoding.pathBytes, to: &result)
             }
 
             var hasQuery = false
@@ -91,9 +92,9 @@ extension ResolvedBaseURL {
                 separate()
                 result += query
             }
-            if let writtenQuery, !writtenQuery.isEmpty {
+            if let mark, text.index(after: mark) < end {
                 separate()
-                PercentEncoding.append(writtenQuery, allowing: PercentEncoding.rawQueryBytes, to: &result)
+                PercentEncoding.append(path[text.index(after: mark)..<end], allowing: PercentEncoding.rawQueryBytes, to: &result)
             }
             let items = endpoint.queryItems
             // The items' query is empty only for one item with an empty name and no value.
