@@ -56,36 +56,39 @@ extension ExchangeMetrics {
 
     /// `ip:port`, with an IPv6 address in brackets as in a URL.
     ///
-    /// Written byte by byte into the string's own storage: two of these a request went through
-    /// string interpolation, which formats the port through its description and grows the
-    /// string piece by piece.
+    /// Written byte by byte into the new string's storage: two of these a request went
+    /// through string interpolation, which formats the port through its description and grows
+    /// the string piece by piece.
     static func address(_ ip: String?, _ port: Int?) -> String? {
-        guard let ip else { return nil }
-        // Byte-wise: Foundation's contains(_:) bridges to NSString, two allocations an address.
-        let bracketed = ip.utf8.contains(UInt8(ascii: ":"))
+        guard var ip else { return nil }
         let port = port.flatMap { $0 > 0 ? $0 : nil }
         var digits = 0
         if let port {
             var rest = port
             repeat { digits += 1; rest /= 10 } while rest > 0
         }
-        let count = ip.utf8.count + (bracketed ? 2 : 0) + (port == nil ? 0 : 1 + digits)
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var index = 0
-            if bracketed { buffer[index] = UInt8(ascii: "["); index += 1 }
-            for byte in ip.utf8 { buffer[index] = byte; index += 1 }
-            if bracketed { buffer[index] = UInt8(ascii: "]"); index += 1 }
-            if var rest = port {
-                buffer[index] = UInt8(ascii: ":")
-                index += 1 + digits
-                var digit = index
-                repeat {
-                    digit -= 1
-                    buffer[digit] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                } while rest > 0
+        return ip.withUTF8 { ip in
+            // Byte-wise: Foundation's contains(_:) bridges to NSString, two allocations an address.
+            let bracketed = ip.contains(UInt8(ascii: ":"))
+            let count = ip.count + (bracketed ? 2 : 0) + (port == nil ? 0 : 1 + digits)
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                var index = 0
+                if bracketed { buffer[index] = UInt8(ascii: "["); index += 1 }
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[index...]).initialize(from: ip)
+                index += ip.count
+                if bracketed { buffer[index] = UInt8(ascii: "]"); index += 1 }
+                if var rest = port {
+                    buffer[index] = UInt8(ascii: ":")
+                    index += 1 + digits
+                    var digit = index
+                    repeat {
+                        digit -= 1
+                        buffer[digit] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    } while rest > 0
+                }
+                return index
             }
-            return index
         }
     }
 }

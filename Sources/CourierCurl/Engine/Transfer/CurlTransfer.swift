@@ -107,18 +107,21 @@ final class CurlTransfer: @unchecked Sendable {
     /// name, a proxy's targets), so that a group never holds more transfers than libcurl could
     /// run.
     ///
-    /// Cut from the URL's text rather than assembled from its parts: each part Foundation hands
-    /// out is a string of its own, and this runs for every request.
+    /// Cut from the URL's bytes rather than assembled from its parts: each part Foundation
+    /// hands out is a string of its own, and this runs for every request.
     static func connectionGroup(of plan: CurlRequestPlan) -> String {
-        let text = plan.wireURL.absoluteString
-        let bytes = text.utf8
-        var end = bytes.endIndex
-        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-            // After "scheme://", the authority runs to the path, the query or the fragment.
-            let authority = bytes[colon...].dropFirst(3)
-            end = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? end
+        var text = plan.wireURL.absoluteString
+        let origin = text.withUTF8 { bytes in
+            var end = bytes.count
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+                // After "scheme://", the authority runs to the path, the query or the fragment.
+                end = min(colon + 3, bytes.count)
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+                    end += 1
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
         }
-        let origin = String(text[..<end])
         guard let socket = plan.unixSocketPath else { return origin }
         return origin + " " + socket
     }
