@@ -59,8 +59,10 @@ public struct APIClient: Sendable {
     public init(
         baseURL: URL, transport: some HTTPTransport, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()
     ) {
+        // The engine's own call rather than the transport's `exchange`, which wraps it in one
+        // more async frame for every request; the closures below keep the transport alive.
         self.init(
-            baseURL: baseURL, exchange: transport.exchange, streaming: transport.streaming,
+            baseURL: baseURL, exchange: transport.engine.exchange, streaming: transport.streaming,
             decoder: decoder, encoder: encoder
         )
         webSockets = { request, options in try await transport.webSocket(for: request, options: options) }
