@@ -38,7 +38,7 @@ extension URLRequest {
 
     private static func target(of url: URL?, transport: String, sendsOverUnixSockets: Bool) throws -> RequestTarget {
         guard let url else { throw URLError(.badURL, "the request has no URL", url: nil) }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = url.lowercasedScheme, scheme == "http" || scheme == "https" else {
             guard url.namesUnixSocket else {
                 let schemes = sendsOverUnixSockets ? "http, https, http+unix and https+unix" : "http and https"
                 throw URLError(.unsupportedURL, "only \(schemes) URLs are sent", url: url)

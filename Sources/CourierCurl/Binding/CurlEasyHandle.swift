@@ -138,7 +138,7 @@ final class CurlEasyHandle {
         try Curl.set(easy, .lowSpeedTime, plan.idleTimeoutSeconds)
         try Curl.set(easy, .connectTimeoutMilliseconds, plan.connectTimeoutMilliseconds)
         try Curl.set(easy, .pipeWait, plan.multiplexes ? 1 : 0)
-        let reusesConnections = httpVersion.reusesConnections(scheme: plan.url.scheme)
+        let reusesConnections = httpVersion.reusesConnections(scheme: plan.scheme)
         if reusesConnections != self.reusesConnections {
             try Curl.set(easy, .freshConnect, reusesConnections ? 0 : 1)
             try Curl.set(easy, .forbidReuse, reusesConnections ? 0 : 1)

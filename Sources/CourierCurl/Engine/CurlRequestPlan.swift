@@ -18,6 +18,8 @@ struct CurlRequestPlan: Sendable {
     }
 
     var url: URL
+    /// `url`'s scheme in lowercase, read once for the several decisions that turn on it.
+    var scheme: String?
     /// What libcurl is given as `CURLOPT_URL`: `url`, or for an `http+unix` URL the `http` URL
     /// sent over its socket.
     var wireURL: URL
@@ -81,6 +83,7 @@ extension CurlRequestPlan {
             }
         }
         self.url = url
+        scheme = url.lowercasedScheme
         wireURL = url
         unixSocketPath = configuration.unixSocketPath
         proxy = configuration.proxy
@@ -114,7 +117,7 @@ extension CurlRequestPlan {
         // A connect timeout that is not a positive number (0, negative, NaN) bounds nothing.
         let connect = configuration.policies.connectTimeout.flatMap { $0 > 0 ? min($0, interval) : nil } ?? interval
         connectTimeoutMilliseconds = Self.milliseconds(connect)
-        multiplexes = configuration.httpVersion.multiplexes(scheme: url.scheme)
+        multiplexes = configuration.httpVersion.multiplexes(scheme: scheme)
     }
 
     /// The request's `Content-Length` when it is a plain decimal number.

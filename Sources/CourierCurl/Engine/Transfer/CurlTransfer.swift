@@ -73,7 +73,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.headerList = headerList
         self.connectionGroup = connectionGroup ?? Self.connectionGroup(of: plan)
         admissionLimit = CurlAdmission<CurlTransfer>.limit(
-            configuration, scheme: plan.url.scheme, connections: connections, multiplexes: plan.multiplexes
+            configuration, scheme: plan.scheme, connections: connections, multiplexes: plan.multiplexes
         )
         lifecycle = Locked(State(streams: streamedBody != nil))
         head = CurlHeadCapture(
