@@ -50,15 +50,17 @@ struct CurlSocketRegistry {
         case .readWrite: Interest(readable: true, writable: true)
         case .none, .remove: nil
         }
+        // Read, then written whole with updateValue: the subscript's modify accessor allocated
+        // its coroutine frame on the heap, twice a request.
+        let current = entries[socket]
         guard let wanted else {
-            entries[socket]?.isWanted = false
+            if let current, current.isWanted {
+                entries.updateValue(Entry(interest: current.interest, isWanted: false), forKey: socket)
+            }
             return .none
         }
-        guard let current = entries[socket] else {
-            entries[socket] = Entry(interest: wanted, isWanted: true)
-            return .add(wanted)
-        }
-        entries[socket] = Entry(interest: wanted, isWanted: true)
+        entries.updateValue(Entry(interest: wanted, isWanted: true), forKey: socket)
+        guard let current else { return .add(wanted) }
         return current.isWanted && current.interest == wanted ? .none : .modify(wanted)
     }
 
@@ -66,7 +68,7 @@ struct CurlSocketRegistry {
     /// forgotten here and the caller takes it out of the wait set.
     mutating func takeUnwanted(_ socket: Int32) -> Bool {
         guard let entry = entries[socket], !entry.isWanted else { return false }
-        entries[socket] = nil
+        entries.removeValue(forKey: socket)
         return true
     }
 
