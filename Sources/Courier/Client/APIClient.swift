@@ -34,7 +34,7 @@ public struct APIClient: Sendable {
     package var sendingBody: (@Sendable (URLRequest, RequestBody) async throws -> (Data, ResponseHead))?
     /// The header fields the transport's policies give every request (``Policies/headers``, the
     /// `User-Agent`), set when the request is built; empty over a ``Networking``.
-    private var defaultFields: [(name: String, value: String)] = []
+    private var defaultFields = DefaultFields()
     /// Opens the WebSockets of ``webSocket(_:options:)``: the transport's, when the client was
     /// made over one.
     package var webSockets: (@Sendable (URLRequest, WebSocket.Options) async throws -> WebSocket)?
@@ -69,7 +69,7 @@ public struct APIClient: Sendable {
         sendingBody = { request, body in
             try await transport.engine.exchange(request, sending: body, upTo: transport.policies.maximumResponseBytes)
         }
-        defaultFields = transport.policies.defaultFields
+        defaultFields = DefaultFields(transport.policies.defaultFields)
     }
 
     /// A client over an ``HTTPExchange`` and, optionally, a ``StreamingNetworking``.

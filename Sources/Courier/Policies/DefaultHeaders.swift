@@ -51,6 +51,29 @@ extension URLRequest {
     }
 }
 
+/// The fields every request is given (``Policies/defaultFields``), with the dictionary they
+/// make on their own built once: a request that sets no fields of its own takes that dictionary
+/// as it is, where filling an empty one allocated its storage on every request.
+struct DefaultFields: Sendable {
+    let fields: [(name: String, value: String)]
+    /// `fields` added to no fields at all.
+    let alone: [String: String]
+
+    init(_ fields: [(name: String, value: String)] = []) {
+        self.fields = fields
+        var alone: [String: String] = [:]
+        _ = alone.addMissing(fields)
+        self.alone = alone
+    }
+
+    /// Adds each of ``fields`` that `existing` does not name; whether it added any.
+    func fill(_ existing: inout [String: String]) -> Bool {
+        guard existing.isEmpty else { return existing.addMissing(fields) }
+        existing = alone
+        return !alone.isEmpty
+    }
+}
+
 extension [String: String] {
     /// Adds each of `fields` whose name none of these fields has, in any case; whether it added
     /// any.

@@ -23,7 +23,7 @@ extension Request {
     /// A transport's default-header layer fills the same fields in; filled here, while the
     /// request is new and this code its only owner, they cost no copy of Foundation's request.
     func urlRequest(
-        base: ResolvedBaseURL, encoder: JSONEncoder, defaultFields: [(name: String, value: String)] = []
+        base: ResolvedBaseURL, encoder: JSONEncoder, defaultFields: DefaultFields = DefaultFields()
     ) throws(RequestError) -> URLRequest {
         try urlRequest(url: base.url(for: endpointWithMethodQuery), encoder: encoder, defaultFields: defaultFields)
     }
@@ -36,7 +36,7 @@ extension Request {
     }
 
     private func urlRequest(
-        url: URL, encoder: JSONEncoder, defaultFields: [(name: String, value: String)] = []
+        url: URL, encoder: JSONEncoder, defaultFields: DefaultFields = DefaultFields()
     ) throws(RequestError) -> URLRequest {
         guard HTTPFieldSyntax.isToken(method.name) else { throw .invalidMethod(method.name) }
 
@@ -55,7 +55,7 @@ extension Request {
         // (Benchmarks/README.md), and drops a value with CR or LF silently. These are named as they are sent, and every engine refuses a value
         // with CR or LF before sending (`validateForSending`).
         var all = request.allHTTPHeaderFields ?? [:]
-        var added = all.addMissing(defaultFields)
+        var added = defaultFields.fill(&all)
         if let body = method.body {
             // A body read as it is sent goes beside the request (see `APIClient`), with its
             // Content-Type here.
