@@ -20,6 +20,8 @@ struct CurlEngine: Sendable {
     let bodyPool: CurlBodyBufferPool
     /// Header lists by header set: most apps send a handful of distinct sets.
     let headerLists = CurlHeaderListCache(capacity: 64)
+    /// Connection groups by origin: most apps talk to a handful of hosts.
+    let connectionGroups = CurlConnectionGroups(capacity: 64)
     let transferIDs = TransferIDs()
 
     /// The engine's two calls, for the transport to put its policies over.
@@ -110,7 +112,7 @@ struct CurlEngine: Sendable {
     /// The transfer for `plan`, and the loop it runs on from submission to its end.
     private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
         let headerList = try headerLists.list(for: plan.headers)
-        let group = CurlTransfer.connectionGroup(of: plan)
+        let group = connectionGroups.group(of: plan)
         let (loop, connections, lease) = loops.place(group: group, multiplexes: plan.multiplexes)
         var reader: CurlTransfer.StreamedBodyReader?
         if streamsBody {

@@ -110,8 +110,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// Cut from the URL's bytes rather than assembled from its parts: each part Foundation
     /// hands out is a string of its own, and this runs for every request.
     static func connectionGroup(of plan: CurlRequestPlan) -> String {
-        var text = plan.wireURL.absoluteString
-        let origin = text.withUTF8 { bytes in
+        let origin = String(origin(of: plan.wireURL))
+        guard let socket = plan.unixSocketPath else { return origin }
+        return origin + " " + socket
+    }
+
+    /// The URL's scheme and authority as written: its text up to the path, the query or the
+    /// fragment, sharing the URL's storage.
+    static func origin(of url: URL) -> Substring {
+        var text = url.absoluteString
+        let end = text.withUTF8 { bytes in
             var end = bytes.count
             if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
                 // After "scheme://", the authority runs to the path, the query or the fragment.
@@ -120,10 +128,9 @@ final class CurlTransfer: @unchecked Sendable {
                     end += 1
                 }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+            return end
         }
-        guard let socket = plan.unixSocketPath else { return origin }
-        return origin + " " + socket
+        return text[..<text.utf8.index(text.utf8.startIndex, offsetBy: end)]
     }
 
     /// Where a streamed body goes, for its reader; nil when the body is collected. Not while a
