@@ -127,7 +127,8 @@ struct CurlEngine: Sendable {
         }
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
-            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease
+            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease,
+            lifecycleLock: loop.transferLifecycles
         )
         if let upload = plan.upload {
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in

@@ -7,8 +7,9 @@ import Courier
 /// the head, the body (``CurlTransferBody``: collected or streamed, whichever the transfer was
 /// made for), the upload, the idle clock and the measurements.
 ///
-/// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
-/// thread; everything else is touched by the curl thread only (callbacks run there, inside
+/// The lifecycle is under a lock (its loop's, shared by the loop's transfers), since the
+/// awaiting task submits and cancels from its own thread; everything else is touched by the
+/// curl thread only (callbacks run there, inside
 /// the calls that drive libcurl). The event loop holds a strong reference for as long as an easy handle
 /// points at it (it is the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it
 /// only after the handle was removed from the multi handle.
@@ -25,7 +26,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     let id: TransferID
     let plan: CurlRequestPlan
-    private let lifecycle: Locked<State>
+    /// Guards ``lifecycle``: the loop's ``CurlEventLoop/transferLifecycles``, or one of the
+    /// transfer's own where no loop made it.
+    private let lifecycleLock: Locked<Void>
+    @exclusivity(unchecked) private var lifecycle: State
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
     /// The requests that share this one's per-host connection limit (see ``CurlAdmission``),
@@ -65,7 +69,8 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
         configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
-        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil
+        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil,
+        lifecycleLock: Locked<Void> = Locked(())
     ) {
         self.lease = lease
         self.id = id
@@ -75,7 +80,8 @@ final class CurlTransfer: @unchecked Sendable {
         admissionLimit = CurlAdmission<CurlTransfer>.limit(
             configuration, scheme: plan.scheme, connections: connections, multiplexes: plan.multiplexes
         )
-        lifecycle = Locked(State(streams: streamedBody != nil))
+        self.lifecycleLock = lifecycleLock
+        lifecycle = State(streams: streamedBody != nil)
         head = CurlHeadCapture(
             maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamedBody != nil,
             watchesAltSvc: !configuration.altSvcCache.isOff
@@ -147,10 +153,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Applies one lifecycle event under the lock.
     func withState<Result>(_ event: (inout State) -> Result) -> Result {
-        lifecycle.withLock(event)
+        lifecycleLock.withLock { _ in event(&lifecycle) }
     }
 
-    var phase: State.Phase { lifecycle.withLock { $0.phase } }
+    var phase: State.Phase { withState { $0.phase } }
 
     /// What libcurl measured of the transfer, once it ended.
     var metrics: ExchangeMetrics? { measurements.final }
