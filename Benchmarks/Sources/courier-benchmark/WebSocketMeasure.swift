@@ -141,7 +141,7 @@ private func courierEcho(_ sockets: [WebSocket], _ payload: WebSocket.Message, u
                     guard let reply = try await replies.next() else { throw URLError(.networkConnectionLost) }
                     tally.roundTrips += 1
                     tally.latencies.append(monotonicNanoseconds() - sent)
-                    if reply.byteCount == payload.byteCount { tally.bytes += reply.byteCount } else { tally.failures += 1 }
+                    if reply.size == payload.size { tally.bytes += reply.size } else { tally.failures += 1 }
                 } while tally.roundTrips < limit && monotonicNanoseconds() < deadline
                 return tally
             }
@@ -216,5 +216,15 @@ extension WebSocketRecord {
         guard !sorted.isEmpty else { return nil }
         let rank = min(sorted.count, max(1, Int((fraction * Double(sorted.count)).rounded(.up))))
         return Double(sorted[rank - 1]) / 1e6
+    }
+}
+
+extension WebSocket.Message {
+    /// The message's bytes: Courier's own count is package-level, out of this package's reach.
+    fileprivate var size: Int {
+        switch self {
+        case .string(let text): text.utf8.count
+        case .data(let data): data.count
+        }
     }
 }
