@@ -73,16 +73,16 @@ struct CurlEngine: Sendable {
     /// up to it, and whose body is read as it arrives; the body's metrics are the whole
     /// exchange's once it has ended. `upload` is sent as libcurl asks for it.
     func stream(for request: URLRequest, uploading upload: RequestBody?) async throws -> (ResponseBody, ResponseHead) {
-        let plan = try plan(for: request, upload: upload)
-        let (transfer, loop) = try makeTransfer(plan, streamsBody: true)
+        let (transfer, loop) = try makeTransfer(plan(for: request, upload: upload), streamsBody: true)
+        let url = transfer.plan.url
         guard let storage = transfer.bodyStorage else {
             throw CurlError(kind: .transfer, curlCode: 0, message: "internal error: a streamed transfer has no reader")
         }
         let body = ResponseBody(storage)
         guard case .head(let headerBytes, let metrics) = try await perform(transfer, on: loop),
-              let response = CurlResponse(url: plan.url, headerBytes: headerBytes, body: Data(), metrics: metrics)
+              let response = CurlResponse(url: url, headerBytes: headerBytes, body: Data(), metrics: metrics)
         else {
-            throw URLError(.badServerResponse, "the response has no valid status line", url: plan.url)
+            throw URLError(.badServerResponse, "the response has no valid status line", url: url)
         }
         return (body, response.head)
     }
@@ -110,7 +110,10 @@ struct CurlEngine: Sendable {
     }
 
     /// The transfer for `plan`, and the loop it runs on from submission to its end.
-    private func makeTransfer(_ plan: CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
+    ///
+    /// The plan is handed on to the transfer rather than copied: a copy retains each of its
+    /// references, a dozen, on every request.
+    private func makeTransfer(_ plan: consuming CurlRequestPlan, streamsBody: Bool) throws -> (CurlTransfer, CurlEventLoop) {
         let headerList = try headerLists.list(for: plan.headers)
         let group = connectionGroups.group(of: plan)
         let (loop, connections, lease) = loops.place(group: group, multiplexes: plan.multiplexes)
@@ -125,12 +128,13 @@ struct CurlEngine: Sendable {
                 }
             }
         }
+        let upload = plan.upload
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
             bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease,
             lifecycleLock: loop.transferLifecycles
         )
-        if let upload = plan.upload {
+        if let upload {
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in
                 if let transfer { loop.resumeSending(transfer) }
             })

@@ -68,7 +68,7 @@ extension CurlRequestPlan {
 
     /// Builds the plan for `request`, which has passed `validateForSending()` and has an
     /// http or https URL. `upload`, when given, replaces the request's own body.
-    init(request: URLRequest, url: URL, upload: RequestBody? = nil, configuration: CurlTransport.Configuration) {
+    init(request: URLRequest, url: URL, upload: RequestBody? = nil, configuration: borrowing CurlTransport.Configuration) {
         let method = request.httpMethod ?? "GET"
         var body = request.httpBody ?? Data()
         var stream = request.httpBodyStream.map { RequestBody.inputStream($0, length: Self.declaredLength(request)) }

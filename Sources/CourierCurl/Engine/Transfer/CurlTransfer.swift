@@ -68,7 +68,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// loop may hold to its host (see ``CurlAdmission/limit(_:scheme:connections:)``).
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
-        configuration: CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
+        configuration: borrowing CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
         connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil,
         lifecycleLock: Locked<Void> = Locked(())
     ) {
