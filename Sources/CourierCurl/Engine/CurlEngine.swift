@@ -131,8 +131,7 @@ struct CurlEngine: Sendable {
         let upload = plan.upload
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
-            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease,
-            lifecycleLock: loop.transferLifecycles
+            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease
         )
         if let upload {
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in

@@ -107,10 +107,6 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) var quietSince: ContinuousClock.Instant?
     /// ``CurlTransport/Configuration-swift.struct/recordsMetrics``.
     let recordsMetrics: Bool
-    /// The lock every transfer on this loop changes its lifecycle under (see
-    /// ``CurlTransfer/withState(_:)``): one per loop rather than one per request, which cost
-    /// an allocation each. It is held only while a state changes, never across a call out.
-    let transferLifecycles = Locked(())
     /// ``CurlTransport/Configuration-swift.struct/clientCertificate``, named in the error libcurl
     /// reports when it cannot load it.
     let clientCertificate: CurlTransport.ClientCertificate?

@@ -7,9 +7,8 @@ import Courier
 /// the head, the body (``CurlTransferBody``: collected or streamed, whichever the transfer was
 /// made for), the upload, the idle clock and the measurements.
 ///
-/// The lifecycle is under a lock (its loop's, shared by the loop's transfers), since the
-/// awaiting task submits and cancels from its own thread; everything else is touched by the
-/// curl thread only (callbacks run there, inside
+/// The lifecycle is under a lock, since the awaiting task submits and cancels from its own
+/// thread; everything else is touched by the curl thread only (callbacks run there, inside
 /// the calls that drive libcurl). The event loop holds a strong reference for as long as an easy handle
 /// points at it (it is the `CURLOPT_PRIVATE`, `WRITEDATA` and `HEADERDATA` pointer), and drops it
 /// only after the handle was removed from the multi handle.
@@ -26,10 +25,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     let id: TransferID
     let plan: CurlRequestPlan
-    /// Guards ``lifecycle``: the loop's ``CurlEventLoop/transferLifecycles``, or one of the
-    /// transfer's own where no loop made it.
-    private let lifecycleLock: Locked<Void>
-    @exclusivity(unchecked) private var lifecycle: State
+    private let lifecycle: Locked<State>
     /// The `CURLOPT_HTTPHEADER` list, kept alive for as long as the transfer runs.
     let headerList: CurlHeaderList
     /// The requests that share this one's per-host connection limit (see ``CurlAdmission``),
@@ -69,8 +65,7 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
         configuration: borrowing CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
-        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil,
-        lifecycleLock: Locked<Void> = Locked(())
+        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil
     ) {
         self.lease = lease
         self.id = id
@@ -80,8 +75,7 @@ final class CurlTransfer: @unchecked Sendable {
         admissionLimit = CurlAdmission<CurlTransfer>.limit(
             configuration, scheme: plan.scheme, connections: connections, multiplexes: plan.multiplexes
         )
-        self.lifecycleLock = lifecycleLock
-        lifecycle = State(streams: streamedBody != nil)
+        lifecycle = Locked(State(streams: streamedBody != nil))
         head = CurlHeadCapture(
             maximumBytes: configuration.policies.maximumHeaderBytes, streams: streamedBody != nil,
             watchesAltSvc: !configuration.altSvcCache.isOff
@@ -153,10 +147,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Applies one lifecycle event under the lock.
     func withState<Result>(_ event: (inout State) -> Result) -> Result {
-        lifecycleLock.withLock { _ in event(&lifecycle) }
+        lifecycle.withLock(event)
     }
 
-    var phase: State.Phase { withState { $0.phase } }
+    var phase: State.Phase { lifecycle.withLock { $0.phase } }
 
     /// What libcurl measured of the transfer, once it ended.
     var metrics: ExchangeMetrics? { measurements.final }
