@@ -59,8 +59,10 @@ package final class PythonWebSocketsServer: Sendable {
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(sys.argv[1], sys.argv[2])
         # Messages up to the client's default limit, 16 MiB; permessage-deflate when the client
-        # offers it.
-        async with serve(echo, "127.0.0.1", 0, ssl=context, max_size=16 * 1024 * 1024) as server:
+        # offers it. No handshake timeout and no pings of the server's own, which a machine busy
+        # with a sanitizer run can outlast; the tests' own time limits bound the wait.
+        async with serve(echo, "127.0.0.1", 0, ssl=context, max_size=16 * 1024 * 1024,
+                         open_timeout=None, ping_interval=None) as server:
             port = next(iter(server.sockets)).getsockname()[1]
             print(port, flush=True)
             await server.serve_forever()

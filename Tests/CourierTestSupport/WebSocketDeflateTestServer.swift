@@ -185,8 +185,11 @@ package final class WebSocketDeflateTestServer: Sendable {
             client_max_window_bits=number("--client-max-window-bits"),
         )]
         # compression=None leaves the extensions as given; max_size=None lets the tests send
-        # messages of any size, on loopback.
-        async with serve(handler, "127.0.0.1", 0, extensions=extensions, compression=None, max_size=None) as server:
+        # messages of any size, on loopback. No handshake timeout and no pings of the server's
+        # own: on a machine busy with a sanitizer run, a handshake took past websockets' 10 s
+        # and the server hung up; the tests' own time limits bound the wait instead.
+        async with serve(handler, "127.0.0.1", 0, extensions=extensions, compression=None, max_size=None,
+                         open_timeout=None, ping_interval=None) as server:
             print(server.sockets[0].getsockname()[1], flush=True)
             await asyncio.get_running_loop().create_future()
 
