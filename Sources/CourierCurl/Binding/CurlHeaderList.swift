@@ -20,32 +20,21 @@ final class CurlHeaderList: @unchecked Sendable {
     }
 }
 
-/// Header lists by the header set they were built from, per transport.
-///
-/// Bounded: once `capacity` sets are stored, further sets get a list of their own that lives
-/// as long as its transfer, so a client that varies a header on every request (a signature,
-/// a request id) costs what it did without the cache and no memory grows.
+/// Header lists by the header set they were built from, per transport, bounded as
+/// ``BoundedCache`` is: a client that varies a header on every request (a signature, a request
+/// id) gets a list per request that lives as long as its transfer.
 final class CurlHeaderListCache: Sendable {
-    let capacity: Int
-    private let lists = Locked<[CurlRequestPlan.Headers: CurlHeaderList]>([:])
+    private let lists: BoundedCache<CurlRequestPlan.Headers, CurlHeaderList>
 
     init(capacity: Int) {
-        self.capacity = max(0, capacity)
+        lists = BoundedCache(capacity: capacity)
     }
 
     /// The shared list for `headers`, built on first use.
     func list(for headers: CurlRequestPlan.Headers) throws(CurlError) -> CurlHeaderList {
-        if let cached = lists.withLock({ $0[headers] }) { return cached }
-        // Built outside the lock: two tasks may race to build the same set; the first stored wins.
-        let built = try CurlHeaderList(lines: headers.lines)
-        return lists.withLock { lists in
-            if let cached = lists[headers] { return cached }
-            guard lists.count < capacity else { return built }
-            lists[headers] = built
-            return built
-        }
+        try lists.value(for: headers) { () throws(CurlError) in try CurlHeaderList(lines: headers.lines) }
     }
 
     /// Header sets stored, for tests.
-    var count: Int { lists.withLock { $0.count } }
+    var count: Int { lists.count }
 }

@@ -16,6 +16,19 @@ import Testing
 struct CurlTransportHTTP2Tests {
     /// Runs `body` with a test server, nginx in front of it and a transport that trusts the
     /// test CA, configured further by `configure`; stops all three afterwards.
+    /// `count` requests to a path the server never answers, each ending with its error's code
+    /// once the returned task is cancelled.
+    private func neverAnswered(_ count: Int, through transport: CurlTransport, at proxy: HTTP2TestProxy) -> Task<[URLError.Code?], Never> {
+        Task {
+            await withTaskGroup(of: URLError.Code?.self) { group in
+                for index in 0..<count {
+                    group.addTask { await urlErrorCode { _ = try await transport.exchange(request(proxy.tlsURL("/never?i=\(index)"))) } }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+    }
+
     private func withHTTP2<T>(
         _ configure: (inout CurlTransport.Configuration) -> Void = { _ in },
         _ body: (HTTP2TestProxy, CurlTransport) async throws -> T
@@ -198,14 +211,7 @@ struct CurlTransportHTTP2Tests {
     /// "all 40 running" lasts until the test cancels them, however slowly the machine gets there.
     @Test func requestsThatShareAConnectionAreNotQueuedBehindTheConnectionLimit() async throws {
         try await withHTTP2({ $0.maximumConnectionsPerHost = 2 }) { proxy, transport in
-            let requests = Task {
-                await withTaskGroup(of: URLError.Code?.self) { group in
-                    for index in 0..<40 {
-                        group.addTask { await urlErrorCode { _ = try await transport.exchange(request(proxy.tlsURL("/never?i=\(index)"))) } }
-                    }
-                    return await group.reduce(into: []) { $0.append($1) }
-                }
-            }
+            let requests = neverAnswered(40, through: transport, at: proxy)
             let allRunning = await pollUntil { transport.statistics.running == 40 }
             #expect(allRunning, "\(transport.statistics)")
             #expect(transport.statistics.waiting == 0)
@@ -221,14 +227,7 @@ struct CurlTransportHTTP2Tests {
     @Test func aBurstOfStreamsKeepsItsHandlesForTheNext() async throws {
         try await withHTTP2 { proxy, transport in
             for round in 0..<2 {
-                let requests = Task {
-                    await withTaskGroup(of: URLError.Code?.self) { group in
-                        for index in 0..<40 {
-                            group.addTask { await urlErrorCode { _ = try await transport.exchange(request(proxy.tlsURL("/never?i=\(index)"))) } }
-                        }
-                        return await group.reduce(into: []) { $0.append($1) }
-                    }
-                }
+                let requests = neverAnswered(40, through: transport, at: proxy)
                 let allRunning = await pollUntil { transport.statistics.running == 40 }
                 #expect(allRunning, "round \(round): \(transport.statistics)")
                 requests.cancel()
