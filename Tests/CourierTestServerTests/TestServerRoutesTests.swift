@@ -204,12 +204,14 @@ import Testing
     }
 
     @Test func delayWaitsWithoutBlockingOtherConnections() async throws {
-        // Ordering, not wall-clock bounds: a quick request sent while a 5 s delay is pending
-        // must be answered before it, however busy the machine is.
+        // Ordering, not wall-clock bounds: a quick request sent while a delay is pending must be
+        // answered before it. The delay is the route's longest, 30 s, so that only a server
+        // that blocks loses the race, not a machine that stalls for seconds; shutting the
+        // server down cancels it, so a passing run does not wait for it.
         try await withServer { server in
             let delayedAnswered = Atomic<Bool>(false)
             let delayed = Task {
-                let response = try await fetch(server, "/delay/5")
+                let response = try await fetch(server, "/delay/30")
                 delayedAnswered.store(true, ordering: .sequentiallyConsistent)
                 return response
             }
