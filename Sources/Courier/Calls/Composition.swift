@@ -57,24 +57,3 @@ public func chain<A, B, C>(
 ) -> @Sendable (A) async throws -> C {
     { try await outer(try await inner($0)) }
 }
-
-/// Composes `f` then `g` into one function.
-public func compose<A, B, C>(
-    _ f: @escaping @Sendable (A) -> B,
-    _ g: @escaping @Sendable (B) -> C
-) -> @Sendable (A) -> C {
-    { g(f($0)) }
-}
-
-/// Composes async throwing functions; composing a `(URLRequest) -> URLRequest` function with a
-/// ``Networking`` gives a new ``Networking`` that changes every request before sending it.
-///
-/// ```swift
-/// let authorized: Networking = compose(bearerToken(token), transport.networking)
-/// ```
-public func compose<A, B, C>(
-    _ f: @escaping @Sendable (A) async throws -> B,
-    _ g: @escaping @Sendable (B) async throws -> C
-) -> @Sendable (A) async throws -> C {
-    { try await g(try await f($0)) }
-}

@@ -6,8 +6,8 @@ import Foundation
 /// Sends one HTTP request and returns the response body and metadata.
 ///
 /// `Networking` is the function type you compose, swap and double in tests: a transport's
-/// ``HTTPTransport/networking``, the same with a function composed in front
-/// (``compose(_:_:)-922zo``), and a test double are all values of it, and code written against
+/// ``HTTPTransport/networking``, the same with a function chained in front
+/// (``chain(_:to:)-8ygq5``), and a test double are all values of it, and code written against
 /// it takes any of them. It has the shape of `URLSession.data(for:)`:
 ///
 /// ```swift

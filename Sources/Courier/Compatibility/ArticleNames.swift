@@ -170,3 +170,13 @@ extension Promise {
         resolve(with: value)
     }
 }
+
+/// "Building networking layer using functions" composes with `compose(_:_:)`; it does what
+/// ``chain(_:to:)-8ygq5`` does, in the same order, so Courier keeps one spelling.
+@available(*, unavailable, renamed: "chain(_:to:)")
+public func compose<A, B, C>(
+    _ f: @escaping @Sendable (A) async throws -> B,
+    _ g: @escaping @Sendable (B) async throws -> C
+) -> @Sendable (A) async throws -> C {
+    chain(f, to: g)
+}

@@ -68,7 +68,7 @@ extension HTTPTransport {
     }
 
     /// This transport as a ``Networking`` value, sending as ``data(for:)`` does: the function to
-    /// compose with others (``compose(_:_:)-922zo``), swap, and stand in for in tests. The
+    /// compose with others (``chain(_:to:)-8ygq5``), swap, and stand in for in tests. The
     /// function keeps the transport alive.
     public var networking: Networking {
         Courier.networking(exchange)

@@ -47,13 +47,13 @@ final class RecordingNetworking: Sendable {
         #expect(doubled(5) == 10)
     }
 
-    @Test func composePutsARequestFunctionBeforeNetworking() async throws {
+    @Test func chainPutsARequestFunctionBeforeNetworking() async throws {
         let double = RecordingNetworking()
-        let tagged = compose({ (request: URLRequest) in
+        let tagged = chain({ (request: URLRequest) in
             var request = request
             request.setValue("1", forHTTPHeaderField: "X-Tag")
             return request
-        }, double.networking)
+        }, to: double.networking)
         _ = try await tagged(URLRequest(url: url))
         #expect(double.last?.value(forHTTPHeaderField: "X-Tag") == "1")
     }
