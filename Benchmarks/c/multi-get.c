@@ -191,6 +191,16 @@ static int find_workload(const char *name, Workload *out) {
         *out = (Workload){"/small", width, total, 13, 0, 1, 0};
         return 1;
     }
+    // postprof-WIDTHxTOTAL and h2postprof-WIDTHxTOTAL: 64 KiB POSTs to /upload, the same counted
+    // (Benchmarks/profile --post).
+    if (sscanf(name, "postprof-%dx%ld%c", &width, &total, &end) == 2 && width > 0 && total >= width) {
+        *out = (Workload){"/upload", width, total, 2, 64 << 10, 64, 0};
+        return 1;
+    }
+    if (sscanf(name, "h2postprof-%dx%ld%c", &width, &total, &end) == 2 && width > 0 && total >= width) {
+        *out = (Workload){"/upload", width, total, 2, 64 << 10, 1, 0};
+        return 1;
+    }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name) == 0) {
             *out = table[i].workload;

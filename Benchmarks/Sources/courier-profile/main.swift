@@ -6,14 +6,15 @@ import CourierCurl
 import Dispatch
 import Foundation
 
-// A fixed number of 13-byte GETs through APIClient over CurlTransport, for instruction counts
+// A fixed number of 13-byte GETs (or 64 KiB POSTs) through APIClient over CurlTransport, for instruction counts
 // under `valgrind --tool=callgrind` (Benchmarks/profile). Its main is synchronous on purpose:
 // valgrind 3.19 crashes when the main thread parks in libdispatch, as an async main does.
 //
 //   courier-profile URL IN-FLIGHT REQUESTS [EVENT-LOOPS]
 //
 // With COURIER_PROFILE_H2=1, HTTP/2 by ALPN on one connection, the certificate unverified, as
-// the benchmark's h2 rows (an https URL).
+// the benchmark's h2 rows (an https URL). With COURIER_PROFILE_POST=1, each request POSTs
+// 64 KiB and expects the 2-byte answer of Benchmarks/profile's /upload.
 // Exits 0 when every response was a 200 with the expected 13 bytes.
 
 let arguments = CommandLine.arguments
@@ -48,6 +49,9 @@ Task.detached {
         let transport = try CurlTransport(configuration: configuration)
         let client = APIClient(baseURL: url.deletingLastPathComponent(), transport: transport)
         let path = url.lastPathComponent
+        let posts = ProcessInfo.processInfo.environment["COURIER_PROFILE_POST"] == "1"
+        let method: HTTPMethod = posts ? .post(.data(Data(repeating: UInt8(ascii: "x"), count: 64 << 10))) : .get()
+        let expected = posts ? 2 : 13
         let (completed, failures) = await withTaskGroup(of: (Int, Int).self) { group in
             for worker in 0..<width {
                 let share = total / width + (worker < total % width ? 1 : 0)
@@ -55,7 +59,7 @@ Task.detached {
                     var completed = 0
                     var failures = 0
                     for _ in 0..<share {
-                        if let body = try? await client.send(Request<Data>(path)), body.count == 13 {
+                        if let body = try? await client.send(Request<Data>(path, method: method)), body.count == expected {
                             completed += 1
                         } else {
                             failures += 1
