@@ -295,6 +295,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private func finish(_ transfer: Transfer, context: ChannelHandlerContext) {
+        server.bodyFinished()
         switch transfer.ending {
         case .stall:
             state = .silent

@@ -10,6 +10,7 @@ final class ServerState: Sendable {
     private struct Storage {
         var acceptedConnectionCount = 0
         var requestCount = 0
+        var finishedBodyCount = 0
         var lastRequest: RecordedRequest?
         var visits: [String: Int] = [:]
         var openConnections: [ObjectIdentifier: any Channel] = [:]
@@ -29,6 +30,11 @@ final class ServerState: Sendable {
 
     var acceptedConnectionCount: Int { storage.withLockedValue { $0.acceptedConnectionCount } }
     var requestCount: Int { storage.withLockedValue { $0.requestCount } }
+    var finishedBodyCount: Int { storage.withLockedValue { $0.finishedBodyCount } }
+
+    func bodyFinished() {
+        storage.withLockedValue { $0.finishedBodyCount += 1 }
+    }
     var lastRequest: RecordedRequest? { storage.withLockedValue { $0.lastRequest } }
 
     /// Counts and tracks `channel`; `false` means the server is shut down and the caller

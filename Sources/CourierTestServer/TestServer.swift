@@ -63,7 +63,7 @@ import NIOPosix
 /// - `/gzip-bomb/{mib}`: gzip that inflates to `mib` MiB of zeros (1...1024), generated once
 ///   per size and cached. `/brotli`, `/zstd`: an ``Echo`` with `Content-Encoding: br` / `zstd`.
 /// - `/bomb/{encoding}/{mib}`: `Content-Encoding: gzip`, `deflate`, `br` or `zstd` that decodes
-///   to `mib` MiB of zeros (1...65536), with a `Content-Length`. Any size costs the server the
+///   to `mib` MiB of zeros (1...2097152, 2 TiB), with a `Content-Length`. Any size costs the server the
 ///   same: about 1 KiB on the wire per MiB for gzip and deflate, 13 bytes for br, 32 for zstd.
 /// - `/interim/{codes}`, for example `/interim/100,103`: each code (100...199 but not 101, at
 ///   most 100) as a 1xx response with no fields, except `103 Early Hints` with
@@ -214,6 +214,12 @@ public final class TestServer: Sendable {
 
     /// Starts counting requests for `key` again from zero.
     public func forgetVisits(_ key: String) { state.forgetVisits(key) }
+
+    /// Responses whose whole body has been handed to the socket since the server started (a
+    /// body a client stopped reading, or whose connection closed first, is not counted). A
+    /// client's answer that arrives while this has not moved came before the body's end: the
+    /// order of two events, which a busy machine cannot turn around, where a time bound could.
+    public var finishedBodyCount: Int { state.finishedBodyCount }
 
     /// Requests received in full since the server started. A request refused with 413 before
     /// its body arrived is not counted.
