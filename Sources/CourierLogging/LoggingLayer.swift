@@ -145,10 +145,10 @@ private func logWebSocketEnd(
         logger.log(level: failureLevel, "WebSocket failed", metadata: metadata)
         return
     }
-    if let code = ending.code { metadata["websocket.close_code"] = .stringConvertible(code.rawValue) }
+    if let code = ending.code { metadata["websocket.close_code"] = .stringConvertible(code) }
     if !ending.reason.isEmpty { metadata["websocket.close_reason"] = .string(ending.reason) }
     metadata["websocket.closed_by"] = .string(ending.closedByServer ? "server" : "client")
-    let normal = ending.code?.isNormal ?? false || !ending.closedByServer
+    let normal = ending.isNormalCode || !ending.closedByServer
     logger.log(level: normal ? level : failureLevel, "WebSocket closed", metadata: metadata)
 }
 

@@ -172,7 +172,7 @@ private final class ExchangeInstruments: Sendable {
 
     /// Counts a WebSocket's end by its close code ("error" when it failed), and times its life.
     func webSocketEnded(host: String, ending: WebSocketEnding) {
-        let close = ending.error == nil ? ending.code.map { String($0.rawValue) } ?? "none" : "error"
+        let close = ending.error == nil ? ending.code.map { String($0) } ?? "none" : "error"
         let key = Key(method: "WebSocket", host: host, statusClass: close)
         let instruments = ended.withLock { instruments in
             if let existing = instruments[key] { return existing }

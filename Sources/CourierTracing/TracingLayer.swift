@@ -223,7 +223,7 @@ extension Span {
             recordError(failure)
             setStatus(SpanStatus(code: .error, message: failure.message))
         } else {
-            if let code = ending.code { attributes["websocket.close_code"] = Int(code.rawValue) }
+            if let code = ending.code { attributes["websocket.close_code"] = Int(code) }
             attributes["websocket.closed_by"] = ending.closedByServer ? "server" : "client"
         }
         end()

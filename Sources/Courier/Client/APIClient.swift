@@ -35,9 +35,9 @@ public struct APIClient: Sendable {
     /// The header fields the transport's policies give every request (``Policies/headers``, the
     /// `User-Agent`), set when the request is built; empty over a ``Networking``.
     private var defaultFields = DefaultFields()
-    /// Opens the WebSockets of ``webSocket(_:options:)``: the transport's, when the client was
-    /// made over one.
-    package var webSockets: (@Sendable (URLRequest, WebSocket.Options) async throws -> WebSocket)?
+    /// The transport the client was made over, nil over a ``Networking``: what
+    /// `CourierWebSocket` opens the client's WebSockets through.
+    package private(set) var transport: (any HTTPTransport)?
 
     /// Creates a client over any ``Networking``: a composed stack, a function over another
     /// client, or a test double. ``stream(_:)`` then buffers each body, and a request body read
@@ -65,7 +65,7 @@ public struct APIClient: Sendable {
             baseURL: baseURL, exchange: transport.engine.exchange, streaming: transport.streaming,
             decoder: decoder, encoder: encoder
         )
-        webSockets = { request, options in try await transport.webSocket(for: request, options: options) }
+        self.transport = transport
         sendingBody = { request, body in
             try await transport.engine.exchange(request, sending: body, upTo: transport.policies.maximumResponseBytes)
         }

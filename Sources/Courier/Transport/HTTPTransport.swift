@@ -22,13 +22,6 @@ public protocol HTTPTransport: Sendable {
     /// The engine with ``policies`` over it (``TransportEngine/applying(_:)``), built once:
     /// what every call of the transport goes through.
     var engine: TransportEngine { get }
-    /// Opens a WebSocket: sends `request` as the opening handshake (RFC 6455 §4) through the
-    /// policies, and answers with the open socket once the server switched protocols.
-    ///
-    /// An engine that has no WebSockets refuses with
-    /// ``RequestError/unsupportedOption(_:transport:supportedBy:)``, before anything is sent;
-    /// that is what a conformer that does not implement this does.
-    func webSocket(for request: URLRequest, options: WebSocket.Options) async throws -> WebSocket
     /// Ends the requests in flight with a typed error, refuses new ones and releases the engine.
     func shutdown() async
 }

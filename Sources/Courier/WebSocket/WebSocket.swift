@@ -129,9 +129,9 @@ public final class WebSocket: Sendable {
     /// - Parameters:
     ///   - code: 1000–1003, 1007–1014 or 3000–4999.
     ///   - reason: At most 123 bytes of UTF-8; a longer one is cut at a character boundary.
-    /// - Throws: ``RequestError/unsupportedOption(_:transport:supportedBy:)`` for a code that
-    ///   is never sent (1005, 1006, 1015, or outside the ranges above), with nothing sent; the
-    ///   connection's failure when it failed before the close completed.
+    /// - Throws: ``/Courier/RequestError/unsupportedOption(_:transport:supportedBy:)`` for a
+    ///   code that is never sent (1005, 1006, 1015, or outside the ranges above), with nothing
+    ///   sent; the connection's failure when it failed before the close completed.
     public func close(_ code: CloseCode = .normalClosure, reason: String = "") async throws {
         guard code.isAllowedOnTheWire else {
             throw RequestError.unsupportedOption(
@@ -202,9 +202,10 @@ public final class WebSocket: Sendable {
     private static func ending(_ end: Inbox.End, after duration: Duration) -> WebSocketEnding {
         switch end {
         case .closed(let code, let reason, let byServer):
-            WebSocketEnding(code: code, reason: reason, closedByServer: byServer, error: nil, duration: duration)
+            WebSocketEnding(
+                code: code.rawValue, reason: reason, closedByServer: byServer, isNormalCode: code.isNormal, error: nil, duration: duration)
         case .failed(let error):
-            WebSocketEnding(code: nil, reason: "", closedByServer: false, error: error, duration: duration)
+            WebSocketEnding(code: nil, reason: "", closedByServer: false, isNormalCode: false, error: error, duration: duration)
         }
     }
 

@@ -16,6 +16,10 @@ package struct WebSocketUpgrade: Sendable {
     }
 }
 
+extension WebSocketUpgrade: WebSocketOpening {
+    package var openedSocketEnd: WebSocketEndSignal? { channel == nil ? nil : ended }
+}
+
 extension WebSocketUpgrade: ExchangeBody {
     // The socket's later errors are described by the socket, for its handshake request.
     func describingErrors(for request: URLRequest) -> Self { self }

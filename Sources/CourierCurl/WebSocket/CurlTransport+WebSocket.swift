@@ -4,17 +4,14 @@ import FoundationNetworking
 import Courier
 import Foundation
 
-extension CurlTransport {
-    /// Opens a WebSocket over libcurl, on every libcurl from 7.76: libcurl opens the connection
-    /// (with the configuration's proxy as a CONNECT tunnel, TLS identity and pinning, DNS
-    /// overrides, Unix socket) and Courier speaks RFC 6455 over it, on the transport's event
-    /// loop. See ``/Courier/HTTPTransport/webSocket(for:options:)``.
-    public func webSocket(for request: URLRequest, options: WebSocket.Options) async throws -> WebSocket {
+extension CurlTransport: WebSocketEngine {
+    /// libcurl opens the connection (with the configuration's proxy as a CONNECT tunnel, TLS
+    /// identity and pinning, DNS overrides, Unix socket) and Courier speaks RFC 6455 over it,
+    /// on the transport's event loop.
+    package func webSocketHandshake(for options: WebSocket.Options) async throws -> Courier.WebSocketHandshake {
         #if os(Linux)
         let engine = core
-        return try await WebSocket.open(request, options: options, policies: policies) { request, options in
-            try await engine.webSocketHandshake(request, options)
-        }
+        return { request, options in try await engine.webSocketHandshake(request, options) }
         #else
         throw RequestError.unsupportedOption("open a WebSocket", transport: "CurlTransport on this platform", supportedBy: "URLSessionTransport")
         #endif

@@ -277,11 +277,7 @@ import Testing
         let server = try await TestWebSocketServer.start(.echo)
         let transport = try CurlTransport()
         let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/")), transport: transport)
-        let socket = try await client.webSocket(Request("socket"), options: patient)
-        try await socket.send(.string("typed"))
-        var messages = socket.messages.makeAsyncIterator()
-        #expect(try await messages.next() == .string("typed"))
-        try await socket.close()
+        try await expectEcho("typed", over: client.webSocket(Request("socket"), options: patient))
         await transport.shutdown()
         try await server.shutdown()
     }
@@ -309,9 +305,47 @@ import Testing
         #expect(supportedBy == "APIClient(baseURL:transport:)")
     }
 
+    /// What `TransportKind.makeTransport` gives, and what the `courier` tool holds: the socket
+    /// opens through the existential as through the concrete type.
+    @Test func aTransportHeldAsAnyHTTPTransportOpensASocket() async throws {
+        let server = try await TestWebSocketServer.start(.echo)
+        let transport: any HTTPTransport = try TransportKind.curl.makeTransport()
+        try await expectEcho("existential", over: transport.webSocket(for: request(server.url()), options: patient))
+        await transport.shutdown()
+        try await server.shutdown()
+    }
+
+    /// A transport written outside Courier has no WebSocket handshake: refused by its type's
+    /// name before anything is sent (nothing listens on port 1, so a connection attempt would
+    /// fail with a `URLError` instead).
+    @Test func aTransportOfItsOwnIsRefusedByNameWithNothingSent() async throws {
+        let inner = try CurlTransport()
+        let transport = TransportOfItsOwn(inner: inner)
+        let error = await #expect(throws: RequestError.self) {
+            _ = try await transport.webSocket(for: request("ws://127.0.0.1:1/socket"))
+        }
+        #expect(error == .unsupportedOption("open a WebSocket", transport: "TransportOfItsOwn", supportedBy: "CurlTransport"))
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:1/")), transport: transport)
+        let clientError = await #expect(throws: APIError.self) { _ = try await client.webSocket(Request("socket")) }
+        guard case .invalidRequest(.unsupportedOption(_, let name, _)) = clientError?.kind else {
+            Issue.record("expected an unsupportedOption refusal, got \(String(describing: clientError))")
+            return
+        }
+        #expect(name == "TransportOfItsOwn")
+        await inner.shutdown()
+    }
+
     /// A close timeout only a hang reaches, for tests whose server answers the close: a loaded
     /// machine may take longer than the default 5 s to carry the answer.
     private let patient = WebSocket.Options(closeTimeout: 120)
+
+    /// Sends `text` over `socket` to an echo server, reads it back, and closes.
+    private func expectEcho(_ text: String, over socket: WebSocket) async throws {
+        try await socket.send(.string(text))
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .string(text))
+        try await socket.close()
+    }
 
     private func configuration(_ policies: Policies) -> CurlTransport.Configuration {
         var configuration = CurlTransport.Configuration()
@@ -322,6 +356,16 @@ import Testing
     private func request(_ url: String) -> URLRequest {
         URLRequest(url: URL(string: url)!)
     }
+}
+
+/// A transport as an app would write one, over another's engine: an `HTTPTransport` and
+/// nothing more.
+private struct TransportOfItsOwn: HTTPTransport {
+    let inner: CurlTransport
+    var policies: Policies { inner.policies }
+    var capabilities: TransportCapabilities { inner.capabilities }
+    var engine: TransportEngine { inner.engine }
+    func shutdown() async {}
 }
 
 /// Records each handshake it sees as "METHOD URL STATUS".
