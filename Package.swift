@@ -37,7 +37,7 @@ let snippetTargets: [Target] = snippetModules.map { name in
         name: name,
         dependencies: [
             "Courier", "CourierCombine", "CourierConfiguration", "CourierCurl", "CourierLogging",
-            "CourierMetrics", "CourierOpenAPI", "CourierParity", "CourierSSE", "CourierTracing",
+            "CourierMetrics", "CourierOpenAPI", "CourierParity", "CourierSSE", "CourierTracing", "CourierWebSocket",
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -65,6 +65,7 @@ let package = Package(
         .library(name: "CourierLogging", targets: ["CourierLogging"]),
         .library(name: "CourierMetrics", targets: ["CourierMetrics"]),
         .library(name: "CourierTracing", targets: ["CourierTracing"]),
+        .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
         .executable(name: "courier", targets: ["courier"]),
     ],
     dependencies: [
@@ -102,8 +103,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(name: "CEpoll", path: "Modules/CEpoll"),
+        // WebSockets over either engine, a product apart as server-sent events are, so that an
+        // app that opens no WebSocket compiles none of it.
+        .target(name: "CourierWebSocket", dependencies: ["Courier"]),
         // zlib for the WebSocket client's permessage-deflate; libcurl links it already.
-        .target(name: "CourierCurl", dependencies: ["Courier", "CCurl", "CEpoll", "CZlib"]),
+        .target(name: "CourierCurl", dependencies: ["Courier", "CourierWebSocket", "CCurl", "CEpoll", "CZlib"]),
         .target(name: "CourierParity", dependencies: ["Courier", "CourierCurl"]),
         // Server-sent events over either engine, a product apart as OkHttp ships okhttp-sse, so
         // that an app that streams no events compiles none of it.
@@ -166,6 +170,7 @@ let package = Package(
                 "CourierCombine",
                 "CourierParity",
                 "CourierSSE",
+                "CourierWebSocket",
                 "CourierTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -261,7 +266,7 @@ let package = Package(
             ],
             path: "Tests/CourierWebSocketTestSupport"
         ),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierWebSocket", "CourierTestServer", "CourierTestSupport"]),
         .testTarget(name: "CourierCombineTests", dependencies: ["Courier", "CourierCombine", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         // Runs the built `courier` executable as a subprocess against an embedded server.
@@ -272,8 +277,8 @@ let package = Package(
         .testTarget(
             name: "CourierCurlTests",
             dependencies: [
-                "Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierProxyTestSupport",
-                "CourierWebSocketTestSupport",
+                "Courier", "CourierCurl", "CourierWebSocket", "CourierTestServer", "CourierTestSupport",
+                "CourierProxyTestSupport", "CourierWebSocketTestSupport",
             ]
         ),
         // HTTP/3 against a hypercorn server; cheap to build alone (no test server, no NIO), for
@@ -304,7 +309,7 @@ let package = Package(
             name: "CourierLoggingTests",
             dependencies: [
                 "Courier", "CourierCurl", "CourierLogging", "CourierTestServer", "CourierObservabilityTestSupport",
-                "CourierWebSocketTestSupport", .product(name: "Logging", package: "swift-log"),
+                "CourierWebSocket", "CourierWebSocketTestSupport", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -315,6 +320,7 @@ let package = Package(
                 "CourierObservabilityTestSupport",
                 "CourierMetrics",
                 "CourierTestServer",
+                "CourierWebSocket",
                 "CourierWebSocketTestSupport",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -328,6 +334,7 @@ let package = Package(
                 "CourierObservabilityTestSupport",
                 "CourierTracing",
                 "CourierTestServer",
+                "CourierWebSocket",
                 "CourierWebSocketTestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -336,7 +343,8 @@ let package = Package(
         .testTarget(
             name: "CourierParityTests",
             dependencies: [
-                "Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport", "CourierWebSocketTestSupport",
+                "Courier", "CourierCurl", "CourierParity", "CourierTestServer", "CourierTestSupport", "CourierWebSocket",
+                "CourierWebSocketTestSupport",
             ]
         ),
         // Generated/ holds the client made from openapi.yaml once, by hand (see its README), so
@@ -359,7 +367,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierSnippetTests",
-            dependencies: ["Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierWebSocketTestSupport"]
+            dependencies: [
+                "Courier", "CourierCurl", "CourierTestServer", "CourierTestSupport", "CourierWebSocket", "CourierWebSocketTestSupport",
+            ]
                 + snippetModules.map { .target(name: $0) }
         ),
     ],

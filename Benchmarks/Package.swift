@@ -26,6 +26,7 @@ let package = Package(
                 "CAllocationCounter",
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "CourierCurl", package: "Courier"),
+                .product(name: "CourierWebSocket", package: "Courier"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

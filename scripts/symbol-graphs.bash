@@ -8,7 +8,7 @@
 
 # The library products of Package.swift; CourierTestServer is a product only for the tests, the
 # tool and the benchmarks, so its API is free to change and its documentation unpublished.
-library_modules=(Courier CourierCurl CourierConfiguration CourierLogging CourierMetrics CourierTracing
+library_modules=(Courier CourierWebSocket CourierCurl CourierConfiguration CourierLogging CourierMetrics CourierTracing
     CourierCombine CourierOpenAPI CourierParity CourierSSE)
 
 symbol_graph_build=.build/debug

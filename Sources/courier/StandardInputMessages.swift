@@ -1,4 +1,5 @@
 import Courier
+import CourierWebSocket
 import Foundation
 
 /// Standard input as WebSocket messages, for `courier ws`: each line as a text message, or with

@@ -11,6 +11,7 @@ import Darwin
 import ArgumentParser
 import Courier
 import CourierCurl
+import CourierWebSocket
 import Foundation
 
 /// `courier ws URL`: a WebSocket between the terminal and a server. Each line of stdin goes out

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierMetrics
+import CourierWebSocket
 import CourierWebSocketTestSupport
 import Foundation
 import Metrics

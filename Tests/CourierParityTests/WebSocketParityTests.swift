@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierCurl
+import CourierWebSocket
 import CourierWebSocketTestSupport
 import Foundation
 import Testing

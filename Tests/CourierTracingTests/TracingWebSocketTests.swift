@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierTracing
+import CourierWebSocket
 import CourierWebSocketTestSupport
 import Foundation
 import InMemoryTracing

@@ -3,6 +3,7 @@ import FoundationNetworking
 #endif
 import Courier
 import CourierCurl
+import CourierWebSocket
 import Foundation
 
 // The WebSocket rows, one client and one workload per process as the HTTP rows:

@@ -10,7 +10,7 @@ import Foundation
 /// the head, into a body that may still be arriving: error descriptions, the total deadline, and
 /// the cache, which stores a body as it is read and answers with one read from its store. This
 /// is where the two kinds of body differ.
-protocol ExchangeBody: Sendable {
+package protocol ExchangeBody: Sendable {
     /// This body, with the errors that reading it throws later described for `request` as
     /// the error-description layer describes the errors of the head.
     func describingErrors(for request: URLRequest) -> Self
@@ -37,14 +37,14 @@ protocol ExchangeBody: Sendable {
 
 extension Data: ExchangeBody {
     /// Bytes received whole throw nothing later.
-    func describingErrors(for request: URLRequest) -> Data { self }
+    package func describingErrors(for request: URLRequest) -> Data { self }
 
     /// Bytes received whole are complete before any deadline could end them.
-    func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Data { self }
+    package func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Data { self }
 
     /// Bytes carry no metrics; the head carries the hops.
-    func redirected(after hops: [ExchangeMetrics]) -> Data { self }
+    package func redirected(after hops: [ExchangeMetrics]) -> Data { self }
 
     /// Bytes carry no metrics; the head carries the attempts.
-    func retried(after attempts: [ExchangeAttempt]) -> Data { self }
+    package func retried(after attempts: [ExchangeAttempt]) -> Data { self }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// ``ResponseHead``, which the engines answer with, or Foundation's `URLResponse`, which a
 /// user's ``Networking`` answers with. The layers are written once over it, so neither shape
 /// is converted into the other on the way through.
-protocol ExchangeHead: SendableMetatype {
+package protocol ExchangeHead: SendableMetatype {
     /// The status code; nil when the response is not HTTP.
     var httpStatusCode: Int? { get }
     /// The URL that answered.
@@ -32,63 +32,63 @@ protocol ExchangeHead: SendableMetatype {
 }
 
 extension ResponseHead: ExchangeHead {
-    var httpStatusCode: Int? { statusCode }
-    var responseURL: URL? { url }
-    func fieldValue(_ name: String) -> String? { headerFields[name] }
+    package var httpStatusCode: Int? { statusCode }
+    package var responseURL: URL? { url }
+    package func fieldValue(_ name: String) -> String? { headerFields[name] }
     /// From FoundationNetworking's response the values come joined, and are split as
     /// `URLResponse`'s are below.
-    var setCookieValues: [String] {
+    package var setCookieValues: [String] {
         guard headerFields.joinsRepeatedFields else { return headerFields.values(for: "Set-Cookie") }
         return headerFields["Set-Cookie"].map(setCookieFieldValues(splittingJoined:)) ?? []
     }
 
-    var fieldProblem: String? {
+    package var fieldProblem: String? {
         headerFields.problem
     }
 
-    var hopMetrics: ExchangeMetrics? { metrics }
+    package var hopMetrics: ExchangeMetrics? { metrics }
 
-    func redirected(after hops: [ExchangeMetrics]) -> ResponseHead {
+    package func redirected(after hops: [ExchangeMetrics]) -> ResponseHead {
         var head = self
         head.metrics.redirects = hops
         return head
     }
 
-    func retried(after attempts: [ExchangeAttempt]) -> ResponseHead {
+    package func retried(after attempts: [ExchangeAttempt]) -> ResponseHead {
         var head = self
         head.metrics.attempts = attempts
         return head
     }
 
-    var responseHead: ResponseHead? { self }
+    package var responseHead: ResponseHead? { self }
 
-    static func answering(_ head: ResponseHead) -> ResponseHead? { head }
+    package static func answering(_ head: ResponseHead) -> ResponseHead? { head }
 }
 
 extension URLResponse: ExchangeHead {
-    var httpStatusCode: Int? { (self as? HTTPURLResponse)?.statusCode }
-    var responseURL: URL? { url }
-    func fieldValue(_ name: String) -> String? { (self as? HTTPURLResponse)?.value(forHTTPHeaderField: name) }
+    package var httpStatusCode: Int? { (self as? HTTPURLResponse)?.statusCode }
+    package var responseURL: URL? { url }
+    package func fieldValue(_ name: String) -> String? { (self as? HTTPURLResponse)?.value(forHTTPHeaderField: name) }
 
     /// FoundationNetworking joins repeated fields with `", "`, which `Expires` dates contain
     /// too, so the values are split where a new `name=` starts.
-    var setCookieValues: [String] {
+    package var setCookieValues: [String] {
         fieldValue("Set-Cookie").map(setCookieFieldValues(splittingJoined:)) ?? []
     }
 
-    var fieldProblem: String? {
+    package var fieldProblem: String? {
         guard let http = self as? HTTPURLResponse else { return nil }
         return ResponseFieldCheck.problem(in: http)
     }
 
-    var hopMetrics: ExchangeMetrics? { nil }
+    package var hopMetrics: ExchangeMetrics? { nil }
 
-    func redirected(after hops: [ExchangeMetrics]) -> Self { self }
+    package func redirected(after hops: [ExchangeMetrics]) -> Self { self }
 
-    func retried(after attempts: [ExchangeAttempt]) -> Self { self }
+    package func retried(after attempts: [ExchangeAttempt]) -> Self { self }
 
     /// Wraps the response; ``ResponseHead/urlResponse`` hands it back as it was.
-    var responseHead: ResponseHead? { ResponseHead(self) }
+    package var responseHead: ResponseHead? { ResponseHead(self) }
 
-    static func answering(_ head: ResponseHead) -> Self? { head.urlResponse as? Self }
+    package static func answering(_ head: ResponseHead) -> Self? { head.urlResponse as? Self }
 }

@@ -49,7 +49,7 @@ public protocol HTTPExchangeLayer: Sendable {
 /// `layer` over an exchange of either kind of body, so that a user's layer stacks with the
 /// policies. Over a ``Networking``, the Foundation response is wrapped as a head on the way up
 /// and handed back as it was.
-func policyLayer<Body: Sendable, Head: ExchangeHead>(_ layer: any HTTPExchangeLayer) -> ExchangeLayer<Body, Head> {
+package func policyLayer<Body: Sendable, Head: ExchangeHead>(_ layer: any HTTPExchangeLayer) -> ExchangeLayer<Body, Head> {
     ExchangeLayer { send in
         { request, upload in
             let sent = Locked(false)

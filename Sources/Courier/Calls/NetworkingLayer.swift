@@ -60,7 +60,7 @@ func buffered(_ layer: ExchangeLayer<Data, URLResponse>) -> NetworkingLayer {
 }
 
 /// Wraps `exchange` in `layers`, the first outermost, whatever its kind of body.
-func layered<Body, Head>(exchange: @escaping Exchange<Body, Head>, _ layers: [ExchangeLayer<Body, Head>]) -> Exchange<Body, Head> {
+package func layered<Body, Head>(exchange: @escaping Exchange<Body, Head>, _ layers: [ExchangeLayer<Body, Head>]) -> Exchange<Body, Head> {
     var stacked = exchange
     for layer in layers.reversed() { stacked = layer(stacked) }
     return stacked

@@ -4,14 +4,14 @@ import FoundationNetworking
 import Foundation
 
 extension ResponseBody: ExchangeBody {
-    func describingErrors(for request: URLRequest) -> ResponseBody {
+    package func describingErrors(for request: URLRequest) -> ResponseBody {
         mappingErrors { error in (error as? URLError)?.described(for: request) ?? error }
     }
 
     /// A timer ends the body at `deadline` unless it ended first. The timer holds the body only
     /// weakly and is cancelled when the body ends, so a body read to its end or dropped by its
     /// reader leaves no task behind and is not kept alive until the deadline.
-    func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> ResponseBody {
+    package func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> ResponseBody {
         guard !isEnded else { return self }
         let terminate = weakTerminate
         let timer = Task {

@@ -6,7 +6,7 @@ import Foundation
 /// The layer that gives every request the header fields it does not set itself:
 /// ``Policies/headers`` and the `User-Agent`. It runs outside every other layer, so logging,
 /// the cache's `Vary`, cookies and authentication see the request as it goes out.
-func defaultHeaderLayer<Body: Sendable, Head>(_ fields: [(name: String, value: String)]) -> ExchangeLayer<Body, Head> {
+package func defaultHeaderLayer<Body: Sendable, Head>(_ fields: [(name: String, value: String)]) -> ExchangeLayer<Body, Head> {
     ExchangeLayer { send in
         { request, upload in
             try await send(request.filling(fields), upload)
@@ -17,7 +17,7 @@ func defaultHeaderLayer<Body: Sendable, Head>(_ fields: [(name: String, value: S
 extension Policies {
     /// The fields ``defaultHeaderLayer(_:)`` fills in: ``headers`` in name order, then the
     /// `User-Agent` unless ``headers`` names one.
-    var defaultFields: [(name: String, value: String)] {
+    package var defaultFields: [(name: String, value: String)] {
         var fields = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         if !fields.contains(where: { $0.name.caseInsensitiveCompare("User-Agent") == .orderedSame }) {
             fields.append((name: "User-Agent", value: userAgent ?? DefaultUserAgent.value))

@@ -21,7 +21,7 @@ package func describingErrors() -> NetworkingLayer {
 
 /// The error-description layer over either kind of body: a body still arriving gets its later
 /// errors described too.
-func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
+package func errorDescriptionLayer<Body: ExchangeBody, Head>() -> ExchangeLayer<Body, Head> {
     ExchangeLayer { send in
         { request, upload in
             do {
@@ -46,7 +46,7 @@ extension URLError {
     }
 
     /// This error with a description that names what happened and the request it happened to.
-    func described(for request: URLRequest) -> URLError {
+    package func described(for request: URLRequest) -> URLError {
         guard userInfo[Self.describedKey] == nil else { return self }
         let url = failingURL ?? request.url
         let method = request.httpMethod ?? "GET"

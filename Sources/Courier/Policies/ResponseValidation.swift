@@ -18,7 +18,7 @@ package func validatingResponses() -> NetworkingLayer {
 }
 
 /// Response validation over either kind of body: only the head is checked.
-func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body, Head> {
+package func validationLayer<Body: Sendable, Head: ExchangeHead>() -> ExchangeLayer<Body, Head> {
     ExchangeLayer { send in
         { request, upload in
             let (body, response) = try await send(request, upload)

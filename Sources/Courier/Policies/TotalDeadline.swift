@@ -19,7 +19,7 @@ package func totalDeadline(_ seconds: TimeInterval) -> NetworkingLayer {
 /// The total deadline (``Policies/totalDeadline``) over either kind of body: the head races the
 /// deadline as a buffered exchange does, and a body still arriving when it passes fails with the same error, so the
 /// bound holds however slowly the body is read or sent.
-func deadlineLayer<Body: ExchangeBody, Head: ExchangeHead>(_ seconds: TimeInterval) -> ExchangeLayer<Body, Head> {
+package func deadlineLayer<Body: ExchangeBody, Head: ExchangeHead>(_ seconds: TimeInterval) -> ExchangeLayer<Body, Head> {
     guard seconds <= URLRequest.maximumTimeoutInterval, seconds >= 0 else { return ExchangeLayer { $0 } }
     let limit = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
     return ExchangeLayer { send in

@@ -128,7 +128,7 @@ public struct URLSessionTransport: HTTPTransport {
     )
 
     /// `request` checked as both engines check it, and completed as this one sends it.
-    static func prepared(_ request: URLRequest, uploading upload: RequestBody?, configuration: Configuration) throws -> URLRequest {
+    package static func prepared(_ request: URLRequest, uploading upload: RequestBody?, configuration: Configuration) throws -> URLRequest {
         _ = try request.checkedForSending(uploading: upload, transport: "URLSessionTransport", sendsOverUnixSockets: false)
         if configuration.policies.connectTimeout != nil { throw connectTimeoutRefusal }
         var request = request

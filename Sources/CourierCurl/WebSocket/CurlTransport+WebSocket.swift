@@ -2,13 +2,14 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierWebSocket
 import Foundation
 
 extension CurlTransport: WebSocketEngine {
     /// libcurl opens the connection (with the configuration's proxy as a CONNECT tunnel, TLS
     /// identity and pinning, DNS overrides, Unix socket) and Courier speaks RFC 6455 over it,
     /// on the transport's event loop.
-    package func webSocketHandshake(for options: WebSocket.Options) async throws -> Courier.WebSocketHandshake {
+    package func webSocketHandshake(for options: WebSocket.Options) async throws -> CourierWebSocket.WebSocketHandshake {
         #if os(Linux)
         let engine = core
         return { request, options in try await engine.webSocketHandshake(request, options) }

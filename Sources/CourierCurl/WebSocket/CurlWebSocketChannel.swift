@@ -3,6 +3,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierWebSocket
 import Foundation
 
 /// A ``CurlWebSocketConnection`` as the ``/Courier/WebSocket`` every engine gives: the public

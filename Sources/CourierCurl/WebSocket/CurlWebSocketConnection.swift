@@ -1,4 +1,6 @@
 #if os(Linux)
+import CourierWebSocket
+
 /// A client WebSocket connection over a socket libcurl opened with `CURLOPT_CONNECT_ONLY`
 /// (TCP, a proxy's CONNECT tunnel, TLS), spoken on with `curl_easy_send` and `curl_easy_recv`.
 /// ``WebSocketConnectionState`` decides what each event means; this type does the I/O it asks

@@ -1,4 +1,5 @@
 import Courier
+import CourierWebSocket
 
 /// The close codes the framing reads and writes are the public ones.
 typealias WebSocketCloseCode = WebSocket.CloseCode

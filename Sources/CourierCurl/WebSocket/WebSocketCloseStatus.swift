@@ -1,4 +1,5 @@
 import Courier
+import CourierWebSocket
 
 /// The code and reason of a close frame (RFC 6455 §5.5.1, §7.1.5), as read from the server or
 /// sent by the client.

@@ -1,3 +1,5 @@
+import CourierWebSocket
+
 /// The client side of one WebSocket connection once its handshake is done, as a value: the
 /// engine tells it each event (bytes received, a message or a close to send, the connection
 /// ended, the close timer fired), and does what the returned action says. Each event has an

@@ -1,3 +1,5 @@
+import CourierWebSocket
+
 /// What went wrong on a WebSocket connection: the server broke the protocol, the connection
 /// ended before the close handshake, or the client was asked for something it refuses to send.
 ///

@@ -3,6 +3,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierWebSocket
 import CourierWebSocketTestSupport
 import Foundation
 import Testing

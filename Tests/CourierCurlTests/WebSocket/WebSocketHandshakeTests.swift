@@ -1,4 +1,5 @@
 import Courier
+import CourierWebSocket
 import Testing
 @testable import CourierCurl
 

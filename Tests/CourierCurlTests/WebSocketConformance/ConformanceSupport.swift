@@ -5,6 +5,7 @@ import FoundationNetworking
 import Courier
 import CourierCurl
 import CourierTestSupport
+import CourierWebSocket
 import CourierWebSocketTestSupport
 import Foundation
 import Testing

@@ -6,6 +6,7 @@ import Courier
 import CourierCurl
 import CourierProxyTestSupport
 import CourierTestSupport
+import CourierWebSocket
 import Foundation
 import Testing
 

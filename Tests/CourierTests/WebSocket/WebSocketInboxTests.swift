@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Courier
+@testable import CourierWebSocket
 
 /// The read-ahead and its waiters as a value, without sockets: the continuations are strings
 /// naming who waits.

@@ -2,6 +2,7 @@
 import FoundationNetworking
 #endif
 import Courier
+import CourierWebSocket
 import Foundation
 
 /// Sends each line, then reads the server's messages until it closes; returns what it read.

@@ -35,7 +35,7 @@ final class CacheBodyTee: Sendable {
 
 extension Data {
     /// This body, kept in the store at once: it arrived whole.
-    func storing(into writer: any CacheBodyWriter) -> Data {
+    package func storing(into writer: any CacheBodyWriter) -> Data {
         let tee = CacheBodyTee(writer)
         tee.write(self)
         tee.commit()
@@ -43,7 +43,7 @@ extension Data {
     }
 
     /// The stored body `reader` reads, whole; nil when it cannot be read to its end.
-    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Data? {
+    package static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Data? {
         defer { reader.close() }
         var data = Data()
         do {
@@ -60,7 +60,7 @@ extension ResponseBody {
     /// the end, dropped when the body and its iterator are let go of before it (failed,
     /// cancelled or dropped part-way). The engine finishing is not the end: it may have
     /// delivered the whole body while the reader has yet to read it.
-    func storing(into writer: any CacheBodyWriter) -> ResponseBody {
+    package func storing(into writer: any CacheBodyWriter) -> ResponseBody {
         let tee = CacheBodyTee(writer)
         return observingChunks { chunk in
             if let chunk { tee.write(chunk) } else { tee.commit() }
@@ -69,7 +69,7 @@ extension ResponseBody {
 
     /// The stored body `reader` reads, streamed: read from the store as the reader asks for it,
     /// a few hundred KiB ahead at most. Nil when not even its start can be read.
-    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> ResponseBody? {
+    package static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> ResponseBody? {
         let pump = StoredBodyPump(reader: reader, url: url, metrics: metrics)
         let storage = ResponseBodyStorage(bufferSize: StoredBodyPump.bufferSize) { action in pump.handle(action) }
         guard pump.start(into: storage) else { return nil }

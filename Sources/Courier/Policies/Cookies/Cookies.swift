@@ -37,7 +37,7 @@ package func storingCookies(in store: CookieStore) -> NetworkingLayer {
 
 /// The cookie layer (``Policies/cookies``) over either kind of body: the cookies of a response are
 /// stored from its head, before its body is read.
-func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
+package func cookieLayer<Body: Sendable, Head: ExchangeHead>(in store: CookieStore) -> ExchangeLayer<Body, Head> {
     ExchangeLayer { next in
         { request, upload in
             guard request.httpShouldHandleCookies else { return try await next(request, upload) }

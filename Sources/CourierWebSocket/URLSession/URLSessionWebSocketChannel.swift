@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// A `URLSessionWebSocketTask` as the ``WebSocket`` every engine gives, on a session of its own

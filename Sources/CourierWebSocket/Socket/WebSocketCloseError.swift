@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// A WebSocket that is closed: thrown by ``WebSocket/messages`` when the server closed with a

@@ -1,3 +1,5 @@
+import Courier
+
 /// A transport whose engine opens WebSockets: what ``Courier/HTTPTransport/webSocket(for:options:)``
 /// looks for. `URLSessionTransport` conforms here and `CurlTransport` in `CourierCurl`; a
 /// transport that does not is refused before anything is sent.

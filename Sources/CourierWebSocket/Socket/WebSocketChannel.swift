@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// An open WebSocket connection as an engine gives it to ``WebSocket``: the framing, the

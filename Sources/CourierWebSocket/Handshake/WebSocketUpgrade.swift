@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// What an engine answers a WebSocket handshake with, in the place of a body: the open
@@ -22,19 +23,19 @@ extension WebSocketUpgrade: WebSocketOpening {
 
 extension WebSocketUpgrade: ExchangeBody {
     // The socket's later errors are described by the socket, for its handshake request.
-    func describingErrors(for request: URLRequest) -> Self { self }
+    package func describingErrors(for request: URLRequest) -> Self { self }
 
     // The total deadline bounds the handshake only: an open socket lasts as long as it is used.
-    func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Self { self }
+    package func ending(at deadline: ContinuousClock.Instant, with error: @escaping @Sendable () -> URLError) -> Self { self }
 
-    func redirected(after hops: [ExchangeMetrics]) -> Self { self }
+    package func redirected(after hops: [ExchangeMetrics]) -> Self { self }
 
-    func retried(after attempts: [ExchangeAttempt]) -> Self { self }
+    package func retried(after attempts: [ExchangeAttempt]) -> Self { self }
 
     // A handshake never goes through the cache (see `webSocketLayers`).
-    func storing(into writer: any CacheBodyWriter) -> Self { self }
+    package func storing(into writer: any CacheBodyWriter) -> Self { self }
 
-    static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Self? {
+    package static func stored(_ reader: any CacheBodyReader, url: URL?, metrics: ExchangeMetrics) -> Self? {
         reader.close()
         return nil
     }

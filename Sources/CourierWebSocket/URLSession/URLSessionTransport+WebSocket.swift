@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 extension URLSessionTransport: WebSocketEngine {

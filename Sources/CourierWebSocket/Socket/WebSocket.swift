@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Courier
 import Foundation
 
 /// An open WebSocket (RFC 6455), the same on both engines: send text and binary messages,

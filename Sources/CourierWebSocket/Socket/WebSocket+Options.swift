@@ -1,8 +1,9 @@
+import Courier
 import Foundation
 
 extension WebSocket {
-    /// What a WebSocket asks of the server and how much it accepts; the transport's ``Policies``
-    /// apply to its opening handshake as to any request.
+    /// What a WebSocket asks of the server and how much it accepts; the transport's
+    /// ``/Courier/Policies`` apply to its opening handshake as to any request.
     public struct Options: Sendable, Hashable {
         /// Subprotocols to offer in `Sec-WebSocket-Protocol`, most preferred first; the one the
         /// server chose is ``WebSocket/subprotocol``. An answer naming one not offered fails.
