@@ -35,7 +35,7 @@ import Testing
             }
             let echoURL = try #require(URL(string: echo.url()))
             async let messages = (0..<8).asyncMap { index in
-                let connection = try await CurlWebSocketConnection.connect(to: echoURL, configuration: configuration, loop: loop)
+                let connection = try await CurlWebSocketConnection.connect(to: echoURL, configuration: configuration, loop: loop, closeTimeout: patientClose)
                 try await connection.send(.text("beside \(index)"))
                 let event = try await connection.receive()
                 _ = try await connection.close()
@@ -137,7 +137,7 @@ import Testing
             let answers = try await withThrowingTaskGroup(of: CurlWebSocketConnection.Event.self) { group in
                 for index in 0..<64 {
                     group.addTask {
-                        let connection = try await CurlWebSocketConnection.connect(to: url, configuration: configuration, loop: loop)
+                        let connection = try await CurlWebSocketConnection.connect(to: url, configuration: configuration, loop: loop, closeTimeout: patientClose)
                         try await connection.send(.text("connection \(index)"))
                         let event = try await connection.receive()
                         _ = try await connection.close()
@@ -158,7 +158,7 @@ import Testing
         let server = try await TestWebSocketServer.start(.echo)
         let url = try #require(URL(string: "ws://localhost:\(server.port)/"))
         try await withLoop { loop, configuration in
-            let connection = try await CurlWebSocketConnection.connect(to: url, configuration: configuration, loop: loop)
+            let connection = try await CurlWebSocketConnection.connect(to: url, configuration: configuration, loop: loop, closeTimeout: patientClose)
             try await connection.send(.text("by name"))
             #expect(try await connection.receive() == .message(.text("by name")))
             _ = try await connection.close()

@@ -201,7 +201,7 @@ import Testing
     /// the server are shut down whatever happens.
     private func withConnection(
         to mode: TestWebSocketServer.Mode, configuration: CurlTransport.Configuration = CurlTransport.Configuration(),
-        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = .seconds(5),
+        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = patientClose,
         _ body: (CurlWebSocketConnection, TestWebSocketServer) async throws -> Void
     ) async throws {
         try await withConnection(
@@ -212,7 +212,7 @@ import Testing
     /// As above, on `server`, at `url` when given (a relay in front of it).
     private func withConnection(
         to server: TestWebSocketServer, url: String? = nil, configuration: CurlTransport.Configuration = CurlTransport.Configuration(),
-        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = .seconds(5),
+        maximumMessageLength: Int = WebSocketConnectionState.defaultMaximumMessageLength, closeTimeout: Duration = patientClose,
         _ body: (CurlWebSocketConnection, TestWebSocketServer) async throws -> Void
     ) async throws {
         let loop = try CurlEventLoop(configuration: configuration)
@@ -251,3 +251,7 @@ extension TestWebSocketServer {
     }
 }
 #endif
+
+/// A close timeout only a hang reaches, for connections whose server answers the close: a loaded
+/// machine, or one running a sanitizer, may take longer than the default 5 s to carry the answer.
+let patientClose: Duration = .seconds(120)
