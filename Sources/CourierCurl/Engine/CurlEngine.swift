@@ -131,7 +131,8 @@ struct CurlEngine: Sendable {
         let upload = plan.upload
         let transfer = CurlTransfer(
             id: transferIDs.next(), plan: plan, headerList: headerList, configuration: configuration,
-            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease
+            bodyPool: bodyPool, streamedBody: reader, connectionGroup: group, connections: connections, lease: lease,
+            awaitsOnLoop: loop.isCurrentThread
         )
         if let upload {
             transfer.streamUpload(from: UploadBodyReader(upload) { [weak transfer] in

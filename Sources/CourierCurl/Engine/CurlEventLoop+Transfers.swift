@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Dispatch
 import Foundation
 import Courier
 
@@ -198,10 +199,32 @@ extension CurlEventLoop {
         transfer.recordMetrics(recordsMetrics ? Curl.transferInfo(handle.pointer) : nil, finished: finished)
     }
 
+    /// Tells the turn's ended transfers, and resumes their awaiting tasks.
+    ///
+    /// Two or more tasks that await on the global executor are resumed from one job there
+    /// rather than from this thread: each resumption from here hands a job to a worker thread,
+    /// which, when both share a core, preempts the loop at once, runs that one task (whose next
+    /// request waits for the loop) and sleeps again, a pair of context switches per request. From
+    /// one job, the tasks run one after another and the loop takes their requests together
+    /// (Benchmarks/README.md, "Resuming a turn's tasks together"). A task that prefers this
+    /// loop's executor is resumed here, where its job stays on this thread.
     func resumeEndedTransfers() {
         for (transfer, notice) in endedTransfers {
-            transfer.deliver(notice)
+            guard let resumption = transfer.resumption(for: notice) else { continue }
+            if transfer.awaitsOnLoop {
+                resumption.resume()
+            } else {
+                resumptions.append(resumption)
+            }
         }
         endedTransfers.removeAll(keepingCapacity: true)
+        if resumptions.count > 1 {
+            DispatchQueue.global().async { [resumptions] in
+                for resumption in resumptions { resumption.resume() }
+            }
+        } else {
+            resumptions.first?.resume()
+        }
+        resumptions.removeAll(keepingCapacity: true)
     }
 }

@@ -67,9 +67,10 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// the wake-up outside it; the thread waits for them before cleaning up the multi handle and
     /// closing what wakes it (see ``wake()``).
     private let wakeupsInFlight = Atomic<Int>(0)
-    /// The loop's `Thread`, once it runs: tests check where a job ran by identity, since the
-    /// thread's name can change (libdispatch renames threads it runs jobs on).
-    private let loopThread = Locked<ObjectIdentifier?>(nil)
+    /// The loop's thread (`pthread_self()`), once it runs; 0 before. Checked by identity, since
+    /// the thread's name can change (libdispatch renames threads it runs jobs on), and on every
+    /// request (see ``isCurrentThread``), so an atomic rather than a lock.
+    private let threadNumber = Atomic<UInt>(0)
     private let termination = Locked(Termination())
 
     // Curl thread only (CurlEventLoop+Transfers.swift works on these). Their accesses are
@@ -98,6 +99,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// What ended transfers are to be told, told only after the statistics are published, so a
     /// caller that reads them after its request returns sees its own transfer gone.
     @exclusivity(unchecked) var endedTransfers: [(CurlTransfer, CurlTransfer.State.Notice)] = []
+    /// The awaiting tasks of ``endedTransfers`` that are resumed off this thread (see
+    /// ``resumeEndedTransfers()``); kept between turns for its capacity.
+    @exclusivity(unchecked) var resumptions: [CurlTransfer.Resumption] = []
     /// Counts the turns libcurl was driven, so that a transfer ending can tell whether libcurl ran
     /// it at all (see ``recordMetrics(of:handle:finished:)``).
     @exclusivity(unchecked) var turn: UInt64 = 0
@@ -231,10 +235,18 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
 
     var statistics: Statistics { termination.withLock { $0.statistics } }
 
-    /// Whether the caller runs on this loop's thread, for tests.
+    /// Whether the caller runs on this loop's thread: a task that prefers this loop's executor,
+    /// or the loop itself.
     var isCurrentThread: Bool {
-        let current = ObjectIdentifier(Thread.current)
-        return loopThread.withLock { $0 == current }
+        threadNumber.load(ordering: .relaxed) == Self.currentThreadNumber()
+    }
+
+    private static func currentThreadNumber() -> UInt {
+        #if os(Linux)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
     }
 
     /// Runs `job` on the curl thread at its next turn. Once the loop is shut down, jobs go to
@@ -279,7 +291,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private func run() {
         // Named here: Foundation only hands a name to the OS (ps, perf, gdb) from the thread itself.
         Thread.current.name = "CourierCurl"
-        loopThread.withLock { $0 = ObjectIdentifier(Thread.current) }
+        threadNumber.store(Self.currentThreadNumber(), ordering: .relaxed)
         var failure: CurlError?
         loop: while true {
             // Jobs run here enqueue more work (their task's next request, a parent task's

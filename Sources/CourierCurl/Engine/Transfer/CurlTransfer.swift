@@ -37,6 +37,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Its place on one of several loops, given back when it ends, before whoever waits is
     /// told, so that a request sent right after it sees its loop free again.
     let lease: CurlLoopLease?
+    /// The awaiting task runs on the loop's thread (it prefers the loop's executor), so the loop
+    /// resumes it itself (see ``CurlEventLoop/resumeEndedTransfers()``).
+    let awaitsOnLoop: Bool
 
     /// The handle this transfer ran on, when the pool did not keep it: let go first in
     /// `deinit`, while everything its options point into is still there.
@@ -65,9 +68,10 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         id: TransferID, plan: CurlRequestPlan, headerList: CurlHeaderList,
         configuration: borrowing CurlTransport.Configuration, bodyPool: CurlBodyBufferPool, streamedBody: StreamedBodyReader? = nil,
-        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil
+        connectionGroup: String? = nil, connections: Int? = nil, lease: CurlLoopLease? = nil, awaitsOnLoop: Bool = false
     ) {
         self.lease = lease
+        self.awaitsOnLoop = awaitsOnLoop
         self.id = id
         self.plan = plan
         self.headerList = headerList
@@ -157,18 +161,41 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Resumes the awaiting task, or ends a streamed body, as the notice says.
     func deliver(_ notice: State.Notice) {
+        resumption(for: notice)?.resume()
+    }
+
+    /// Does what the notice asks of the transfer itself (its loop place given back, the
+    /// exchange taken out, a streamed body ended) and returns what is left: resuming the
+    /// awaiting task, which any thread may do once this has returned.
+    func resumption(for notice: State.Notice) -> Resumption? {
         switch notice {
         case .head: break
         case .exchange, .failure, .bodyFinished, .bodyFailed: lease?.giveBack()
         }
         switch notice {
-        case .exchange(let continuation): continuation.resume(returning: .exchange(takeExchange()))
+        case .exchange(let continuation):
+            return Resumption(continuation: continuation, outcome: .success(.exchange(takeExchange())))
         case .head(let continuation):
-            continuation.resume(returning: .head(headerBytes: head.headerBytes, metrics: measurements.head))
+            return Resumption(continuation: continuation, outcome: .success(.head(headerBytes: head.headerBytes, metrics: measurements.head)))
         // Read at the transfer's end, before the awaiting task is resumed (see recordMetrics).
-        case .failure(let continuation, let error): continuation.resume(throwing: carrying(metrics, on: error))
-        case .bodyFinished: bodyStorage?.finish(trailerFields: head.trailerFields, metrics: metrics)
-        case .bodyFailed(let error): bodyStorage?.fail(carrying(metrics, on: error), metrics: metrics)
+        case .failure(let continuation, let error):
+            return Resumption(continuation: continuation, outcome: .failure(carrying(metrics, on: error)))
+        case .bodyFinished:
+            bodyStorage?.finish(trailerFields: head.trailerFields, metrics: metrics)
+            return nil
+        case .bodyFailed(let error):
+            bodyStorage?.fail(carrying(metrics, on: error), metrics: metrics)
+            return nil
+        }
+    }
+
+    /// The awaiting task's continuation with what it is to be resumed with.
+    struct Resumption: Sendable {
+        let continuation: UnsafeContinuation<CurlTransferOutcome, any Error>
+        let outcome: Result<CurlTransferOutcome, any Error>
+
+        func resume() {
+            continuation.resume(with: outcome)
         }
     }
 
