@@ -346,6 +346,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             }
         }
         tearDown(failingWith: failure ?? CurlError.transportShutDown)
+        // The thread ends here, and a later thread may be given its `pthread_t`: it must not
+        // pass for this loop's.
+        threadNumber.store(0, ordering: .relaxed)
     }
 
     /// Returns true when the loop must end.
